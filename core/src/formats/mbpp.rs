@@ -1,0 +1,42 @@
+//! MBPP's format: a description, a reference program and a list of asserts, each counted as a case.
+
+use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
+use serde::Deserialize;
+
+/// A problem record as MBPP ships it.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Problem {
+    task_id: serde_json::Value,
+    text: String,
+    code: String,
+    test_list: Vec<String>,
+    #[serde(default)]
+    test_setup_code: String,
+    #[serde(default)]
+    challenge_test_list: Vec<String>,
+}
+
+impl Problem {
+    /// The task: samples are whole programs; every assert (challenge ones included) is a case.
+    pub(crate) fn into_task(self) -> Task {
+        let task_id = match self.task_id {
+            serde_json::Value::String(s) => s,
+            other => other.to_string(),
+        };
+        let cases = self
+            .test_list
+            .into_iter()
+            .chain(self.challenge_test_list)
+            .enumerate()
+            .map(|(i, code)| AssertionCase { name: format!("assert {}", i + 1), code })
+            .collect();
+        Task {
+            id: TaskId(task_id),
+            language: Language::Python,
+            prompt: self.text,
+            entry_point: None,
+            references: vec![self.code],
+            tests: vec![TestSuite::Assertions { setup: self.test_setup_code, cases }],
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Reading and writing the file formats wasmeval understands; text in, values out.
+//!
+//! Every reader names the file and line of bad input in its error. Decompression and file access
+//! belong to the caller (the runner); these functions see text only.
+
+pub mod humaneval;
+pub mod jsonl;
+pub mod mbpp;
+pub mod tasks;
+
+pub use jsonl::FormatError;

@@ -1,0 +1,20 @@
+//! wasmeval-core: the data model, file formats and metrics of wasmeval.
+//!
+//! This crate does no I/O: it turns text into values and values into numbers. It builds for the host
+//! and for `wasm32-unknown-unknown`, so the command line and the browser compute every number a user
+//! sees with the same code.
+
+pub mod formats;
+pub mod metrics;
+pub mod results;
+pub mod sample;
+pub mod task;
+
+pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};
+pub use sample::{Sample, SampleCode};
+pub use task::{AssertionCase, Language, Task, TaskId, TestSuite};
+
+/// Version of every file format this crate reads and writes (tasks, results, summary).
+///
+/// Bump it when a field changes meaning or disappears; adding an optional field does not need a bump.
+pub const FORMAT_VERSION: u32 = 1;

