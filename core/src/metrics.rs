@@ -42,10 +42,20 @@ mod tests {
 
     #[test]
     fn matches_the_closed_form() {
-        for (n, c, k) in [(10, 3, 1), (10, 3, 5), (20, 0, 10), (100, 1, 10), (5, 5, 5), (7, 2, 3)] {
+        for (n, c, k) in [
+            (10, 3, 1),
+            (10, 3, 5),
+            (20, 0, 10),
+            (100, 1, 10),
+            (5, 5, 5),
+            (7, 2, 3),
+        ] {
             let expected = 1.0 - binomial(n - c, k as u64) / binomial(n, k as u64);
             let got = pass_at_k(n, c, k).unwrap();
-            assert!((got - expected).abs() < 1e-12, "n={n} c={c} k={k}: {got} vs {expected}");
+            assert!(
+                (got - expected).abs() < 1e-12,
+                "n={n} c={c} k={k}: {got} vs {expected}"
+            );
         }
     }
 

@@ -142,7 +142,11 @@ pub const DEFAULT_KS: [u32; 3] = [1, 10, 100];
 
 impl RunSummary {
     /// Summarises `results` over `tasks`; `unknown_task_ids` comes from the samples that were not run.
-    pub fn new(tasks: &[Task], results: &[SampleResult], unknown_task_ids: BTreeMap<TaskId, u64>) -> Self {
+    pub fn new(
+        tasks: &[Task],
+        results: &[SampleResult],
+        unknown_task_ids: BTreeMap<TaskId, u64>,
+    ) -> Self {
         let mut verdicts = BTreeMap::new();
         // (n, c) per task, in task order so the mean is summed in a stable order.
         let mut per_task: BTreeMap<&TaskId, (u64, u64)> = BTreeMap::new();
@@ -164,7 +168,12 @@ impl RunSummary {
             tasks: per_task.len() as u64,
             verdicts,
             pass_at_k,
-            tasks_without_samples: tasks.iter().map(|t| &t.id).filter(|id| !answered.contains(id)).cloned().collect(),
+            tasks_without_samples: tasks
+                .iter()
+                .map(|t| &t.id)
+                .filter(|id| !answered.contains(id))
+                .cloned()
+                .collect(),
             unknown_task_ids,
         }
     }

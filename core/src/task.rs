@@ -21,7 +21,9 @@ impl From<&str> for TaskId {
 }
 
 /// The language a task's code is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Language {
     /// Python 3, run by CPython compiled to WASI.
@@ -86,7 +88,9 @@ impl Task {
     /// All cases of all suites, in order, with the setup code of their suite.
     pub fn assertion_cases(&self) -> impl Iterator<Item = (&str, &AssertionCase)> {
         self.tests.iter().flat_map(|suite| match suite {
-            TestSuite::Assertions { setup, cases } => cases.iter().map(move |c| (setup.as_str(), c)),
+            TestSuite::Assertions { setup, cases } => {
+                cases.iter().map(move |c| (setup.as_str(), c))
+            }
         })
     }
 

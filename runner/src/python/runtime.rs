@@ -1,0 +1,87 @@
+//! The Python interpreter guest: a CPython build for wasm32-wasip1 installed by `scripts/setup`,
+//! described by the `runtime.json` beside it.
+
+use crate::sandbox::{cache, Entry, Preopen, Sandbox};
+use anyhow::Context;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use wasmtime::Module;
+
+/// `runtime.json`: what the setup script installed and how to start it.
+#[derive(Debug, Clone, Deserialize)]
+struct Manifest {
+    /// The module file, relative to the runtime folder.
+    module: PathBuf,
+    entry: Entry,
+    /// `argv[0]` the interpreter expects (it derives its home from it).
+    argv0: String,
+    /// Read-only folders, host path relative to the runtime folder.
+    #[serde(default)]
+    preopens: Vec<ManifestPreopen>,
+    /// Environment variables the interpreter needs (nothing of the host's is passed).
+    #[serde(default)]
+    env: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct ManifestPreopen {
+    host: PathBuf,
+    guest: String,
+}
+
+/// A loaded interpreter, compiled for the sandbox's engine.
+pub struct PythonRuntime {
+    pub(crate) module: Module,
+    pub(crate) entry: Entry,
+    pub(crate) argv0: String,
+    pub(crate) preopens: Vec<Preopen>,
+    pub(crate) env: Vec<(String, String)>,
+    sha256: String,
+}
+
+impl PythonRuntime {
+    /// Loads the runtime in `dir`, compiling its module once and caching it in `cache_dir`.
+    pub fn load(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<Self> {
+        let manifest_path = dir.join("runtime.json");
+        let text = std::fs::read_to_string(&manifest_path).with_context(|| {
+            format!(
+                "no Python runtime at {} (run scripts/setup, or pass --runtime)",
+                dir.display()
+            )
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .with_context(|| format!("{}: malformed", manifest_path.display()))?;
+        let module_path = dir.join(&manifest.module);
+        let wasm = std::fs::read(&module_path)
+            .with_context(|| format!("cannot read {}", module_path.display()))?;
+        let sha256 = Sha256::digest(&wasm)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let module = cache::load_module(sandbox.engine(), &wasm, cache_dir)
+            .with_context(|| format!("cannot load {}", module_path.display()))?;
+        let preopens = manifest
+            .preopens
+            .iter()
+            .map(|p| Preopen {
+                host: dir.join(&p.host),
+                guest: p.guest.clone(),
+                writable: false,
+            })
+            .collect();
+        Ok(PythonRuntime {
+            module,
+            entry: manifest.entry,
+            argv0: manifest.argv0,
+            preopens,
+            env: manifest.env,
+            sha256,
+        })
+    }
+
+    /// SHA-256 of the interpreter module, hex.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+}

