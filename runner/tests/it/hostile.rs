@@ -1,0 +1,172 @@
+//! The hostile corpus (tests/hostile/python): every program gets the verdict its header expects,
+//! prints nothing of the host's, and leaves the host's files alone.
+
+use crate::support::{repo, results, run};
+use serde_json::{json, Value};
+
+/// A corpus program and what its header demands.
+struct Hostile {
+    name: String,
+    source: String,
+    expect: String,
+    must_not_output: Vec<String>,
+    host_paths_absent: Vec<String>,
+}
+
+fn corpus() -> Vec<Hostile> {
+    let dir = repo().join("tests/hostile/python");
+    let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|entry| entry.expect("corpus entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
+        .map(|path| {
+            let source = std::fs::read_to_string(&path).expect("corpus program");
+            let header = |key: &str| -> Vec<String> {
+                source
+                    .lines()
+                    .take_while(|line| line.starts_with('#'))
+                    .filter_map(|line| {
+                        line.strip_prefix(&format!("# {key}: "))
+                            .map(|v| v.trim().to_owned())
+                    })
+                    .collect()
+            };
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expect = header("expect")
+                .pop()
+                .unwrap_or_else(|| panic!("{name} has no `# expect:` header"));
+            assert!(!header("why").is_empty(), "{name} has no `# why:` header");
+            Hostile {
+                must_not_output: header("must-not-output"),
+                host_paths_absent: header("host-path-absent"),
+                name,
+                source,
+                expect,
+            }
+        })
+        .collect();
+    programs.sort_by(|a, b| a.name.cmp(&b.name));
+    programs
+}
+
+#[test]
+fn every_hostile_program_gets_its_expected_verdict_and_the_host_is_untouched() {
+    let programs = corpus();
+    assert!(
+        programs.len() >= 15,
+        "the corpus shrank to {} programs",
+        programs.len()
+    );
+    for program in &programs {
+        for path in &program.host_paths_absent {
+            assert!(
+                !std::path::Path::new(path).exists(),
+                "{path} exists before the test: remove it"
+            );
+        }
+    }
+    let work = tempfile::tempdir().unwrap();
+    let task: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/hostile/python/task.json")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(work.path().join("tasks.jsonl"), format!("{task}\n")).unwrap();
+    let samples: String = programs
+        .iter()
+        .map(|p| {
+            format!(
+                "{}\n",
+                json!({"task_id": task["task_id"], "solution": p.source, "model": p.name})
+            )
+        })
+        .collect();
+    std::fs::write(work.path().join("samples.jsonl"), samples).unwrap();
+
+    let out = work.path().join("out");
+    // The limits the corpus headers assume; a smaller fuel budget keeps the loops short.
+    let limits = [
+        "--memory",
+        "256MiB",
+        "--output-limit",
+        "1MiB",
+        "--fuel",
+        "4000000000",
+        "--timeout",
+        "60s",
+    ];
+    run(
+        &work.path().join("tasks.jsonl"),
+        &work.path().join("samples.jsonl"),
+        &out,
+        &limits,
+    );
+
+    let results = results(&out);
+    assert_eq!(results.len(), programs.len());
+    let mut failures = Vec::new();
+    for (program, result) in programs.iter().zip(&results) {
+        assert_eq!(result["model"], program.name.as_str());
+        let verdict = result["verdict"].as_str().unwrap();
+        if verdict != program.expect {
+            failures.push(format!(
+                "{}: expected {}, got {verdict} ({})",
+                program.name, program.expect, result["message"]
+            ));
+        }
+        let output = format!(
+            "{}{}",
+            result["stdout"].as_str().unwrap(),
+            result["stderr"].as_str().unwrap()
+        );
+        for secret in &program.must_not_output {
+            if output.contains(secret.as_str()) {
+                failures.push(format!("{}: output contains `{secret}`", program.name));
+            }
+        }
+        for path in &program.host_paths_absent {
+            if std::path::Path::new(path).exists() {
+                failures.push(format!("{}: created {path} on the host", program.name));
+            }
+        }
+        if verdict == "timeout" && result["timeout_cause"] != "fuel" {
+            failures.push(format!(
+                "{}: a timeout should come from fuel, got {}",
+                program.name, result["timeout_cause"]
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "hostile corpus failures:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_wall_clock_backstop_stops_a_loop_that_fuel_alone_would_let_run_for_hours() {
+    let work = tempfile::tempdir().unwrap();
+    let corpus = repo().join("tests/hostile/python");
+    let task: Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus.join("task.json")).unwrap()).unwrap();
+    std::fs::write(work.path().join("tasks.jsonl"), format!("{task}\n")).unwrap();
+    let source = std::fs::read_to_string(corpus.join("infinite_loop.py")).unwrap();
+    std::fs::write(
+        work.path().join("samples.jsonl"),
+        format!(
+            "{}\n",
+            json!({"task_id": task["task_id"], "solution": source})
+        ),
+    )
+    .unwrap();
+    let out = work.path().join("out");
+    let limits = ["--fuel", "100000000000000", "--timeout", "300ms"];
+    run(
+        &work.path().join("tasks.jsonl"),
+        &work.path().join("samples.jsonl"),
+        &out,
+        &limits,
+    );
+    let result = &results(&out)[0];
+    assert_eq!(result["verdict"], "timeout");
+    assert_eq!(result["timeout_cause"], "wall");
+}

@@ -1,0 +1,10 @@
+//! End-to-end tests of the `wasmeval` binary: one integration-test binary for the runner crate.
+//!
+//! They run the real sandbox and need the Python runtime that `scripts/setup` (or `scripts/test`)
+//! installs; without it they fail with a message saying so.
+
+mod cli;
+mod demo;
+mod hostile;
+mod resume;
+mod support;

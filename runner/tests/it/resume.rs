@@ -1,0 +1,134 @@
+//! Resumption: a run killed at any moment finishes on re-run with no sample lost or run twice.
+
+use crate::support::{repo, results, run, wasmeval};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+fn complete_lines(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    complete
+        .lines()
+        .map(str::to_owned)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_without_losing_or_repeating_samples() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let demo = repo().join("demo");
+    let args = ["--fuel", "4000000000", "--jobs", "1"];
+    let mut child = wasmeval()
+        .arg("run")
+        .arg("--tasks")
+        .arg(demo.join("tasks.jsonl"))
+        .arg("--samples")
+        .arg(demo.join("samples.jsonl"))
+        .arg("--out")
+        .arg(&out)
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (bounded) until some results are on disk, then kill without warning.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while complete_lines(&out.join("results.jsonl")).len() < 5 {
+        assert!(Instant::now() < deadline, "no results appeared");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let kept: Vec<Value> = complete_lines(&out.join("results.jsonl"))
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(kept.len() < 95, "the run finished before the kill");
+
+    let output = run(
+        &demo.join("tasks.jsonl"),
+        &demo.join("samples.jsonl"),
+        &out,
+        &args,
+    );
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains(&format!("resuming: {} results kept", kept.len())));
+    let results = results(&out);
+    let indices: BTreeSet<u64> = results
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(results.len(), 95);
+    assert_eq!(indices, (0..95).collect());
+    // Kept results are byte-for-byte what the first run wrote (wall time included): not run again.
+    for old in &kept {
+        let index = old["index"].as_u64().unwrap() as usize;
+        assert_eq!(&results[index], old);
+    }
+}
+
+#[test]
+fn a_partial_last_line_left_by_a_kill_is_dropped_and_its_sample_run_again() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    let args = ["--fuel", "2000000000"];
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &args,
+    );
+    let full = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    // One whole line and half of the next, as a kill in the middle of a write would leave.
+    std::fs::write(
+        out.join("results.jsonl"),
+        format!("{}\n{}", lines[0], &lines[1][..lines[1].len() / 2]),
+    )
+    .unwrap();
+
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &args,
+    );
+    let results = results(&out);
+    assert_eq!(results.len(), 3);
+    assert_eq!(results[0], serde_json::from_str::<Value>(lines[0]).unwrap());
+    assert_eq!(results[1]["verdict"], "passed");
+}
+
+#[test]
+fn resuming_with_other_limits_is_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    run(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &["--fuel", "2000000000"],
+    );
+    let output = wasmeval()
+        .arg("run")
+        .arg("--tasks")
+        .arg(fixtures.join("tasks.jsonl"))
+        .arg("--samples")
+        .arg(fixtures.join("samples.jsonl"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--fuel", "3000000000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("pass --fresh"));
+}

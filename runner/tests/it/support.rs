@@ -1,0 +1,64 @@
+//! Helpers shared by the tests: running the binary and reading its output folder.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("runner/ sits in the repository")
+        .to_owned()
+}
+
+/// A `wasmeval` command, checked to have its Python runtime.
+pub fn wasmeval() -> Command {
+    let home = std::env::var_os("WASMEVAL_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/wasmeval")
+        });
+    assert!(
+        home.join("python/runtime.json").exists(),
+        "the Python runtime is not installed in {}: run scripts/install-python-runtime (scripts/test does)",
+        home.display()
+    );
+    Command::new(env!("CARGO_BIN_EXE_wasmeval"))
+}
+
+/// Runs `wasmeval run` on a task and samples file into `out`, with `extra` flags; panics on failure.
+pub fn run(tasks: &Path, samples: &Path, out: &Path, extra: &[&str]) -> Output {
+    let output = wasmeval()
+        .arg("run")
+        .arg("--tasks")
+        .arg(tasks)
+        .arg("--samples")
+        .arg(samples)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("wasmeval starts");
+    assert!(
+        output.status.success(),
+        "wasmeval run failed: {}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The JSON lines of a file.
+pub fn read_jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("valid JSON line"))
+        .collect()
+}
+
+/// The results of a finished run, in sample order.
+pub fn results(out: &Path) -> Vec<Value> {
+    read_jsonl(&out.join("results.jsonl"))
+}
