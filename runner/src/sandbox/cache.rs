@@ -24,24 +24,23 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
         .collect();
     let entry = dir.join(format!("{key}.cwasm"));
 
-    if entry.exists() {
-        // SAFETY: the file was written by `Module::serialize` of this wasmtime version (the key
-        // includes the engine's compatibility hash) into a directory only this user can write.
-        #[allow(unsafe_code)]
-        match unsafe { Module::deserialize_file(engine, &entry) } {
-            Ok(module) => return Ok(module),
-            Err(_) => {
-                // A damaged entry: compile again and overwrite it.
-            }
-        }
+    if let Some(module) = deserialize(engine, &entry) {
+        return Ok(module);
+    }
+    // Compiling a large module takes gigabytes of memory: let one process do it while others wait.
+    create_private_dir(dir)?;
+    let lock_path = dir.join(format!("{key}.lock"));
+    let lock = std::fs::File::create(&lock_path).with_context(|| format!("cannot create {}", lock_path.display()))?;
+    lock.lock().with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    if let Some(module) = deserialize(engine, &entry) {
+        return Ok(module);
     }
     eprintln!(
-        "wasmeval: compiling a {} MB module once; later runs load it from {}",
+        "wasmeval: compiling a {} MB module (once; later runs load it from {})",
         wasm.len() >> 20,
         dir.display()
     );
     let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
-    create_private_dir(dir)?;
     let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let partial: PathBuf = dir.join(format!("{key}.{}.partial", std::process::id()));
     std::fs::write(&partial, bytes)
@@ -49,6 +48,18 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     std::fs::rename(&partial, &entry)
         .with_context(|| format!("cannot write {}", entry.display()))?;
     Ok(module)
+}
+
+/// The cached module at `entry`, if there is a usable one.
+fn deserialize(engine: &Engine, entry: &Path) -> Option<Module> {
+    if !entry.exists() {
+        return None;
+    }
+    // SAFETY: the file was written by `Module::serialize` of this wasmtime version (the key
+    // includes the engine's compatibility hash) into a directory only this user can write. A
+    // damaged entry fails to deserialize and is compiled again.
+    #[allow(unsafe_code)]
+    unsafe { Module::deserialize_file(engine, entry) }.ok()
 }
 
 fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
