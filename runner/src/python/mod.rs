@@ -45,7 +45,6 @@ impl PythonRuntime {
                 }),
             })
             .collect();
-        std::fs::write(job.path().join("harness.py"), HARNESS)?;
         std::fs::write(job.path().join("program.py"), sample.program(task))?;
         std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;
 
@@ -74,7 +73,8 @@ impl PythonRuntime {
         let invocation = Invocation {
             args: vec![
                 self.argv0.clone(),
-                "/job/harness.py".into(),
+                "-c".into(),
+                HARNESS.into(),
                 token.clone(),
                 "/job".into(),
             ],

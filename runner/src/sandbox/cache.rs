@@ -30,8 +30,10 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     // Compiling a large module takes gigabytes of memory: let one process do it while others wait.
     create_private_dir(dir)?;
     let lock_path = dir.join(format!("{key}.lock"));
-    let lock = std::fs::File::create(&lock_path).with_context(|| format!("cannot create {}", lock_path.display()))?;
-    lock.lock().with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("cannot create {}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("cannot lock {}", lock_path.display()))?;
     if let Some(module) = deserialize(engine, &entry) {
         return Ok(module);
     }
