@@ -154,21 +154,24 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints the headline figures on stdout; a closed pipe (`| head`) is not an error.
 fn print_summary(summary: &RunSummary, out: &std::path::Path) {
-    println!("{} samples over {} tasks", summary.samples, summary.tasks);
+    use std::io::Write;
+    let mut text = format!("{} samples over {} tasks\n", summary.samples, summary.tasks);
     for (verdict, count) in &summary.verdicts {
-        println!("  {:<14} {count}", verdict.as_str());
+        text.push_str(&format!("  {:<14} {count}\n", verdict.as_str()));
     }
     for (name, value) in &summary.pass_at_k {
-        println!("{name}: {value:.5}");
+        text.push_str(&format!("{name}: {value:.5}\n"));
     }
     if !summary.tasks_without_samples.is_empty() {
-        println!(
-            "{} tasks have no samples",
+        text.push_str(&format!(
+            "{} tasks have no samples\n",
             summary.tasks_without_samples.len()
-        );
+        ));
     }
-    println!("results in {}", out.display());
+    text.push_str(&format!("results in {}\n", out.display()));
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
