@@ -258,8 +258,11 @@ fn judge(
                 message: message.clone(),
             },
             (None, Some((verdict, cause, message))) => {
+                // The case that was running, and every case when the program never loaded, get the
+                // cause itself; cases after a running one were never reached.
+                let never_loaded = !matches!(report.load, Some(None));
                 let message = if report.running == Some(index)
-                    || report.load.is_none()
+                    || never_loaded
                     || report.malformed.is_some()
                 {
                     message.clone()
@@ -318,4 +321,168 @@ fn excerpt(text: &str) -> String {
         end -= 1;
     }
     format!("{}…", &text[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::output::Output;
+    use std::time::Duration;
+    use wasmeval_core::formats::tasks::parse_task;
+    use wasmeval_core::SampleCode;
+
+    const TOKEN: &str = "wasmeval-0123456789abcdef0123456789abcdef";
+
+    fn mbpp_task() -> Task {
+        parse_task(r#"{"task_id":1,"text":"","code":"","test_list":["assert f()","assert f()","assert f()"]}"#).unwrap()
+    }
+
+    fn sample() -> Sample {
+        Sample {
+            index: 4,
+            task_id: "1".into(),
+            model: None,
+            code: SampleCode::Solution(String::new()),
+        }
+    }
+
+    fn execution(exit: Exit, stdout: &str) -> Execution {
+        Execution {
+            exit,
+            fuel: 1,
+            wall: Duration::from_millis(1),
+            peak_memory: 0,
+            memory_denied: false,
+            output: Output {
+                stdout: stdout.as_bytes().to_vec(),
+                stderr: Vec::new(),
+                written: stdout.len() as u64,
+            },
+        }
+    }
+
+    fn verdicts(result: &SampleResult) -> Vec<Verdict> {
+        result.cases.iter().map(|c| c.verdict).collect()
+    }
+
+    fn judged(exit: Exit, stdout: &str) -> SampleResult {
+        judge(
+            &mbpp_task(),
+            &sample(),
+            &["a", "b", "c"],
+            TOKEN,
+            execution(exit, stdout),
+        )
+    }
+
+    #[test]
+    fn a_full_report_gives_every_case_its_verdict_and_strips_harness_lines() {
+        let stdout = format!(
+            "hello\n\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 passed null\n\n{TOKEN} start 1\nmid\n\n{TOKEN} end 1 wrong_answer \"AssertionError\"\n\n{TOKEN} start 2\n\n{TOKEN} end 2 passed null\n\n{TOKEN} done\n"
+        );
+        let result = judged(Exit::Code(0), &stdout);
+        assert_eq!(
+            verdicts(&result),
+            [Verdict::Passed, Verdict::WrongAnswer, Verdict::Passed]
+        );
+        assert_eq!(result.verdict, Verdict::WrongAnswer);
+        assert_eq!(result.message.as_deref(), Some("AssertionError"));
+        assert_eq!(result.stdout, "hello\nmid\n");
+    }
+
+    #[test]
+    fn lines_with_another_token_are_only_output() {
+        let forged = "wasmeval-ffffffffffffffffffffffffffffffff";
+        let stdout = format!(
+            "\n{forged} loaded\n\n{forged} start 0\n\n{forged} end 0 passed null\n\n{forged} done\n\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 wrong_answer \"AssertionError\"\n"
+        );
+        let result = judged(Exit::Code(0), &stdout);
+        assert_eq!(result.verdict, Verdict::WrongAnswer);
+        assert!(result.stdout.contains(forged));
+    }
+
+    #[test]
+    fn exiting_early_never_passes() {
+        // Loaded, first case passed, then the process exited 0 inside the second case.
+        let stdout = format!(
+            "\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 passed null\n\n{TOKEN} start 1\n"
+        );
+        let result = judged(Exit::Code(0), &stdout);
+        assert_eq!(
+            verdicts(&result),
+            [
+                Verdict::Passed,
+                Verdict::RuntimeError,
+                Verdict::RuntimeError
+            ]
+        );
+        assert!(result.cases[2]
+            .message
+            .as_deref()
+            .unwrap()
+            .starts_with("not run: "));
+        // Exited before loading finished: no case passes.
+        let result = judged(Exit::Code(0), "all tests passed\n");
+        assert_eq!(verdicts(&result), [Verdict::RuntimeError; 3]);
+        // Every case ended but `done` never came: still not a pass.
+        let stdout = format!(
+            "\n{TOKEN} loaded\n{}",
+            (0..3)
+                .map(|i| format!("\n{TOKEN} start {i}\n\n{TOKEN} end {i} passed null\n"))
+                .collect::<String>()
+        );
+        // ... unless every case reported its end: the checks really ran and held; a crash after them
+        // (at interpreter shutdown) does not undo that.
+        assert_eq!(
+            judged(Exit::Trap("unreachable".into()), &stdout).verdict,
+            Verdict::Passed
+        );
+    }
+
+    #[test]
+    fn the_end_of_the_process_names_the_limit_that_stopped_it() {
+        let running = format!("\n{TOKEN} loaded\n\n{TOKEN} start 0\n");
+        let result = judged(Exit::OutOfFuel, &running);
+        assert_eq!(
+            (result.verdict, result.timeout_cause),
+            (Verdict::Timeout, Some(TimeoutCause::Fuel))
+        );
+        let result = judged(Exit::WallTimeout, &running);
+        assert_eq!(
+            (result.verdict, result.timeout_cause),
+            (Verdict::Timeout, Some(TimeoutCause::Wall))
+        );
+        assert_eq!(
+            judged(Exit::OutputLimit, &running).verdict,
+            Verdict::OutputLimit
+        );
+        let mut denied = execution(Exit::Code(1), &running);
+        denied.memory_denied = true;
+        assert_eq!(
+            judge(&mbpp_task(), &sample(), &["a", "b", "c"], TOKEN, denied).verdict,
+            Verdict::MemoryLimit
+        );
+    }
+
+    #[test]
+    fn a_program_that_fails_to_load_fails_every_case_with_its_error() {
+        let stdout = format!(
+            "\n{TOKEN} load runtime_error \"SyntaxError: invalid syntax (program.py, line 1)\"\n"
+        );
+        let result = judged(Exit::Code(0), &stdout);
+        assert_eq!(verdicts(&result), [Verdict::RuntimeError; 3]);
+        assert_eq!(
+            result.message.as_deref(),
+            Some("SyntaxError: invalid syntax (program.py, line 1)")
+        );
+    }
+
+    #[test]
+    fn a_garbled_report_is_a_harness_error() {
+        let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} start 7\n");
+        assert_eq!(
+            judged(Exit::Code(0), &stdout).verdict,
+            Verdict::HarnessError
+        );
+    }
 }
