@@ -1,6 +1,6 @@
 //! Command-line behaviour: help, bad input named by file and line, unknown task ids.
 
-use crate::support::{repo, results, run, wasmeval};
+use crate::support::{repo, results, run, run_command, wasmeval};
 
 #[test]
 fn help_shows_limits_with_their_defaults_and_examples() {
@@ -26,16 +26,14 @@ fn a_malformed_samples_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
     let work = tempfile::tempdir().unwrap();
     let samples = fixtures.join("malformed/samples.jsonl");
-    let output = wasmeval()
-        .arg("run")
-        .arg("--tasks")
-        .arg(fixtures.join("mbpp/tasks.jsonl"))
-        .arg("--samples")
-        .arg(&samples)
-        .arg("--out")
-        .arg(work.path())
-        .output()
-        .unwrap();
+    let output = run_command(
+        &fixtures.join("mbpp/tasks.jsonl"),
+        &samples,
+        work.path(),
+        &[],
+    )
+    .output()
+    .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -52,16 +50,14 @@ fn a_malformed_task_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
     let work = tempfile::tempdir().unwrap();
     let tasks = fixtures.join("malformed/tasks_bad_json.jsonl");
-    let output = wasmeval()
-        .arg("run")
-        .arg("--tasks")
-        .arg(&tasks)
-        .arg("--samples")
-        .arg(fixtures.join("mbpp/samples.jsonl"))
-        .arg("--out")
-        .arg(work.path())
-        .output()
-        .unwrap();
+    let output = run_command(
+        &tasks,
+        &fixtures.join("mbpp/samples.jsonl"),
+        work.path(),
+        &[],
+    )
+    .output()
+    .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -1,6 +1,6 @@
 //! Resumption: a run killed at any moment finishes on re-run with no sample lost or run twice.
 
-use crate::support::{repo, results, run, wasmeval};
+use crate::support::{repo, results, run, run_command};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -21,19 +21,16 @@ fn a_run_killed_with_sigkill_resumes_without_losing_or_repeating_samples() {
     let out = work.path().join("out");
     let demo = repo().join("demo");
     let args = ["--fuel", "4000000000", "--jobs", "1"];
-    let mut child = wasmeval()
-        .arg("run")
-        .arg("--tasks")
-        .arg(demo.join("tasks.jsonl"))
-        .arg("--samples")
-        .arg(demo.join("samples.jsonl"))
-        .arg("--out")
-        .arg(&out)
-        .args(args)
-        .stderr(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = run_command(
+        &demo.join("tasks.jsonl"),
+        &demo.join("samples.jsonl"),
+        &out,
+        &args,
+    )
+    .stderr(std::process::Stdio::null())
+    .stdout(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     // Wait (bounded) until some results are on disk, then kill without warning.
     let deadline = Instant::now() + Duration::from_secs(120);
     while complete_lines(&out.join("results.jsonl")).len() < 5 {
@@ -118,17 +115,15 @@ fn resuming_with_other_limits_is_refused() {
         &out,
         &["--fuel", "2000000000"],
     );
-    let output = wasmeval()
-        .arg("run")
-        .arg("--tasks")
-        .arg(fixtures.join("tasks.jsonl"))
-        .arg("--samples")
-        .arg(fixtures.join("samples.jsonl"))
-        .arg("--out")
-        .arg(&out)
-        .args(["--fuel", "3000000000"])
-        .output()
-        .unwrap();
+    let other_fuel = ["--fuel", "3000000000"];
+    let output = run_command(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &other_fuel,
+    )
+    .output()
+    .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("pass --fresh"));
 }

@@ -27,9 +27,10 @@ pub fn wasmeval() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wasmeval"))
 }
 
-/// Runs `wasmeval run` on a task and samples file into `out`, with `extra` flags; panics on failure.
-pub fn run(tasks: &Path, samples: &Path, out: &Path, extra: &[&str]) -> Output {
-    let output = wasmeval()
+/// A `wasmeval run` command on a task and samples file into `out`, with `extra` flags.
+pub fn run_command(tasks: &Path, samples: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut command = wasmeval();
+    command
         .arg("run")
         .arg("--tasks")
         .arg(tasks)
@@ -37,7 +38,13 @@ pub fn run(tasks: &Path, samples: &Path, out: &Path, extra: &[&str]) -> Output {
         .arg(samples)
         .arg("--out")
         .arg(out)
-        .args(extra)
+        .args(extra);
+    command
+}
+
+/// Runs `wasmeval run` (see [`run_command`]); panics on failure.
+pub fn run(tasks: &Path, samples: &Path, out: &Path, extra: &[&str]) -> Output {
+    let output = run_command(tasks, samples, out, extra)
         .output()
         .expect("wasmeval starts");
     assert!(
