@@ -70,7 +70,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         );
     }
 
-    let sandbox = Sandbox::new()?;
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let sandbox = Sandbox::new(workers)?;
     let runtime = PythonRuntime::load(
         &sandbox,
         &args.runtime.runtime_dir(),
@@ -93,9 +97,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .filter(|(sample, _)| !store.is_done(sample.index))
         .filter_map(|(sample, _)| by_id.get(&sample.task_id).map(|&task| Job { task, sample }))
         .collect();
-    let workers = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if !store.is_empty() {
         eprintln!(
             "wasmeval: resuming: {} results kept, {} samples to run",

@@ -88,3 +88,27 @@ fn samples_of_unknown_tasks_are_reported_not_dropped_silently() {
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["unknown_task_ids"]["no/such/task"], 2);
 }
+
+#[test]
+fn a_memory_limit_below_what_the_interpreter_needs_is_a_host_error_not_a_verdict() {
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let tiny = ["--memory", "1MiB"];
+    let output = run_command(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &tiny,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot instantiate the guest"), "{stderr}");
+    // Nothing was recorded as the samples' fault.
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.jsonl")).unwrap_or_default(),
+        ""
+    );
+}
