@@ -21,45 +21,30 @@ fn help_shows_limits_with_their_defaults_and_examples() {
     }
 }
 
+/// Runs on bad input; checks exit code 2 and returns stderr.
+fn bad_input_stderr(tasks: &std::path::Path, samples: &std::path::Path) -> String {
+    let work = tempfile::tempdir().unwrap();
+    let output = run_command(tasks, samples, work.path(), &[])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
 fn a_malformed_samples_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
-    let work = tempfile::tempdir().unwrap();
     let samples = fixtures.join("malformed/samples.jsonl");
-    let output = run_command(
-        &fixtures.join("mbpp/tasks.jsonl"),
-        &samples,
-        work.path(),
-        &[],
-    )
-    .output()
-    .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains(&format!(
-            "{}:2: missing field `completion`",
-            samples.display()
-        )),
-        "{stderr}"
-    );
+    let stderr = bad_input_stderr(&fixtures.join("mbpp/tasks.jsonl"), &samples);
+    let expected = format!("{}:2: missing field `completion`", samples.display());
+    assert!(stderr.contains(&expected), "{stderr}");
 }
 
 #[test]
 fn a_malformed_task_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
-    let work = tempfile::tempdir().unwrap();
     let tasks = fixtures.join("malformed/tasks_bad_json.jsonl");
-    let output = run_command(
-        &tasks,
-        &fixtures.join("mbpp/samples.jsonl"),
-        work.path(),
-        &[],
-    )
-    .output()
-    .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = bad_input_stderr(&tasks, &fixtures.join("mbpp/samples.jsonl"));
     assert!(
         stderr.contains(&format!("{}:2: ", tasks.display())),
         "{stderr}"
