@@ -1,6 +1,6 @@
 //! The demo dataset, per-case counting, compatible outputs and determinism.
 
-use crate::support::{read_jsonl, repo, results, run};
+use crate::support::{fixture, read_jsonl, repo, results, run};
 use serde_json::Value;
 
 #[test]
@@ -62,13 +62,8 @@ fn demo_samples_get_the_verdicts_their_authors_expect() {
 fn mbpp_asserts_are_judged_one_by_one_and_a_stuck_case_does_not_hide_the_earlier_ones() {
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
-    let fixtures = repo().join("tests/fixtures/mbpp");
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &out,
-        &["--fuel", "2000000000"],
-    );
+    let (tasks, samples) = fixture("mbpp");
+    run(&tasks, &samples, &out, &["--fuel", "2000000000"]);
     let results = results(&out);
     let verdicts = |r: &Value| -> Vec<String> {
         r["cases"]
@@ -94,21 +89,11 @@ fn mbpp_asserts_are_judged_one_by_one_and_a_stuck_case_does_not_hide_the_earlier
 #[test]
 fn two_runs_of_the_same_program_see_the_same_time_randomness_and_fuel() {
     let work = tempfile::tempdir().unwrap();
-    let fixtures = repo().join("tests/fixtures/determinism");
+    let (tasks, samples) = fixture("determinism");
     let first = work.path().join("first");
     let second = work.path().join("second");
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &first,
-        &[],
-    );
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &second,
-        &[],
-    );
+    run(&tasks, &samples, &first, &[]);
+    run(&tasks, &samples, &second, &[]);
     let (a, b) = (&results(&first)[0], &results(&second)[0]);
     assert_eq!(a["verdict"], "passed", "{a}");
     assert_eq!(a["stdout"], b["stdout"]);

@@ -1,6 +1,6 @@
 //! Resumption: a run killed at any moment finishes on re-run with no sample lost or run twice.
 
-use crate::support::{repo, results, run, run_command};
+use crate::support::{fixture, repo, results, run, run_command};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -75,14 +75,9 @@ fn a_run_killed_with_sigkill_resumes_without_losing_or_repeating_samples() {
 fn a_partial_last_line_left_by_a_kill_is_dropped_and_its_sample_run_again() {
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
-    let fixtures = repo().join("tests/fixtures/mbpp");
+    let (tasks, samples) = fixture("mbpp");
     let args = ["--fuel", "2000000000"];
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &out,
-        &args,
-    );
+    run(&tasks, &samples, &out, &args);
     let full = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     let lines: Vec<&str> = full.lines().collect();
     // One whole line and half of the next, as a kill in the middle of a write would leave.
@@ -92,12 +87,7 @@ fn a_partial_last_line_left_by_a_kill_is_dropped_and_its_sample_run_again() {
     )
     .unwrap();
 
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &out,
-        &args,
-    );
+    run(&tasks, &samples, &out, &args);
     let results = results(&out);
     assert_eq!(results.len(), 3);
     assert_eq!(results[0], serde_json::from_str::<Value>(lines[0]).unwrap());
@@ -108,22 +98,12 @@ fn a_partial_last_line_left_by_a_kill_is_dropped_and_its_sample_run_again() {
 fn resuming_with_other_limits_is_refused() {
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
-    let fixtures = repo().join("tests/fixtures/mbpp");
-    run(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &out,
-        &["--fuel", "2000000000"],
-    );
+    let (tasks, samples) = fixture("mbpp");
+    run(&tasks, &samples, &out, &["--fuel", "2000000000"]);
     let other_fuel = ["--fuel", "3000000000"];
-    let output = run_command(
-        &fixtures.join("tasks.jsonl"),
-        &fixtures.join("samples.jsonl"),
-        &out,
-        &other_fuel,
-    )
-    .output()
-    .unwrap();
+    let output = run_command(&tasks, &samples, &out, &other_fuel)
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("pass --fresh"));
 }

@@ -12,6 +12,12 @@ pub fn repo() -> PathBuf {
         .to_owned()
 }
 
+/// The task and samples files of the fixture folder `tests/fixtures/<name>`.
+pub fn fixture(name: &str) -> (PathBuf, PathBuf) {
+    let dir = repo().join("tests/fixtures").join(name);
+    (dir.join("tasks.jsonl"), dir.join("samples.jsonl"))
+}
+
 /// A `wasmeval` command, checked to have its Python runtime.
 pub fn wasmeval() -> Command {
     let home = std::env::var_os("WASMEVAL_HOME")
