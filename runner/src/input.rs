@@ -5,7 +5,7 @@ use flate2::read::GzDecoder;
 use std::io::Read;
 use std::path::Path;
 use wasmeval_core::formats::{humaneval, tasks};
-use wasmeval_core::{Sample, Task};
+use wasmeval_core::Task;
 
 /// Reads a whole text file, decompressing it when its name ends in `.gz`.
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
@@ -28,9 +28,7 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
 }
 
 /// Reads a samples file; each sample comes with its record's fields for the compatible output.
-pub fn read_samples(
-    path: &Path,
-) -> anyhow::Result<Vec<(Sample, serde_json::Map<String, serde_json::Value>)>> {
+pub fn read_samples(path: &Path) -> anyhow::Result<Vec<humaneval::SampleRecord>> {
     let text = read_text(path)?;
     Ok(humaneval::parse_samples(
         &path.display().to_string(),

@@ -39,12 +39,12 @@ impl Problem {
     }
 }
 
+/// A sample with all the fields of its record (kept for the compatible results file).
+pub type SampleRecord = (Sample, Map<String, Value>);
+
 /// Parses a samples file: one JSON object per line with `task_id` and either `completion` or
 /// `solution`; `model` is optional. Other fields are kept for the compatible results file.
-pub fn parse_samples(
-    file: &str,
-    text: &str,
-) -> Result<Vec<(Sample, Map<String, Value>)>, FormatError> {
+pub fn parse_samples(file: &str, text: &str) -> Result<Vec<SampleRecord>, FormatError> {
     records(text)
         .enumerate()
         .map(|(index, (line, record))| parse_sample(file, line, index as u64, record))
