@@ -1,6 +1,7 @@
 //! Results: what happened when a sample ran against its task's tests, and the run's summary.
 
 use crate::metrics;
+use crate::sample::SampleInfo;
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -92,6 +93,9 @@ pub struct SampleResult {
     /// The model, when the samples file names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// What the samples file says about the sample (attempt, grades, generation figures).
+    #[serde(flatten)]
+    pub info: SampleInfo,
     /// `passed` when every case passed, otherwise the verdict of the first case that did not.
     pub verdict: Verdict,
     /// Set when `verdict` is `timeout`.
@@ -100,8 +104,12 @@ pub struct SampleResult {
     /// Why the sample did not pass, in one line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// Every case, in the task's order.
+    /// Every case, in the task's order. For an `alternatives` suite, the cases of the set that
+    /// passed, or else of the set that came closest.
     pub cases: Vec<CaseResult>,
+    /// The alternative assertion set whose cases `cases` shows, for tasks that have them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<String>,
     /// Fuel (roughly, WebAssembly instructions) the execution consumed.
     pub fuel: u64,
     /// Wall-clock time of the execution, in microseconds.

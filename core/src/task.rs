@@ -1,10 +1,11 @@
-//! Tasks: one coding problem each, with the prompt a model sees and the tests that judge its code.
+//! Tasks: one coding problem each, with the prompt a model sees, the scenario it belongs to and the
+//! tests that judge its code.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Identifier of a task, unique within a benchmark (`HumanEval/0`, `demo/3`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TaskId(pub String);
 
@@ -28,27 +29,264 @@ impl From<&str> for TaskId {
 pub enum Language {
     /// Python 3, run by CPython compiled to WASI.
     #[default]
+    #[serde(alias = "Python", alias = "python3")]
     Python,
+    /// C (C11), compiled to a WASI module.
+    #[serde(alias = "C")]
+    C,
+    /// C++ (C++17), compiled to a WASI module.
+    #[serde(alias = "C++", alias = "c++")]
+    Cpp,
+    /// Rust (edition 2021, std only), compiled to a WASI module.
+    #[serde(alias = "Rust")]
+    Rust,
+    /// JavaScript, run by a JS engine compiled to WASI.
+    #[serde(alias = "JavaScript", alias = "js")]
+    Javascript,
+    /// Java: tasks can be read, filtered and reported, but no Java toolchain is reachable from the
+    /// registries wasmeval installs from, so Java samples are not run.
+    #[serde(alias = "Java")]
+    Java,
+}
+
+impl Language {
+    /// Every language, in the order reports list them.
+    pub const ALL: [Language; 6] = [
+        Language::Python,
+        Language::C,
+        Language::Cpp,
+        Language::Rust,
+        Language::Javascript,
+        Language::Java,
+    ];
+
+    /// The name used in files (`cpp`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::Rust => "rust",
+            Language::Javascript => "javascript",
+            Language::Java => "java",
+        }
+    }
+
+    /// Parses a language name as files and datasets spell it (`C++`, `cpp`, `Java`, `js`).
+    pub fn parse(name: &str) -> Option<Language> {
+        Some(match name.trim().to_ascii_lowercase().as_str() {
+            "python" | "python3" | "py" => Language::Python,
+            "c" => Language::C,
+            "cpp" | "c++" | "cxx" => Language::Cpp,
+            "rust" | "rs" => Language::Rust,
+            "javascript" | "js" => Language::Javascript,
+            "java" => Language::Java,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One coding problem.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Task {
     /// Unique id within the benchmark.
     pub id: TaskId,
+    /// A short human-readable title.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
     /// Language of the code under test.
     #[serde(default)]
     pub language: Language,
+    /// Version of the language or its standard library the task targets (`3.11`, `C++17`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// What the model sees; a `completion` sample is appended to it.
     pub prompt: String,
+    /// The problem in natural language, when it differs from the prompt.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// Name of the function the tests call, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry_point: Option<String>,
-    /// Known-good solutions, as whole programs.
+    /// The scenario the task belongs to: where it comes from, its topics, year and complexity.
+    #[serde(default, skip_serializing_if = "Metadata::is_empty")]
+    pub metadata: Metadata,
+    /// Known-good solutions, as whole programs. A file may give each one as a plain string.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub references: Vec<String>,
+    pub references: Vec<Reference>,
     /// The test suites; a sample passes when every suite passes.
     pub tests: Vec<TestSuite>,
+}
+
+/// Scenario metadata of a task: what the test morphisms filter and group by.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Metadata {
+    /// Where the task comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// Programming topics the task exercises (`recursion`, `strings`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<String>,
+    /// Year the task was written or posted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<u32>,
+    /// Difficulty as the source grades it (`easy`, `medium`, `hard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
+    /// Complexity of the reference solution.
+    #[serde(default, skip_serializing_if = "Complexity::is_empty")]
+    pub complexity: Complexity,
+    /// Free-form labels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+impl Metadata {
+    /// Whether no field is set (such metadata is left out of files).
+    pub fn is_empty(&self) -> bool {
+        *self == Metadata::default()
+    }
+}
+
+/// Where a task or a reference solution comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The kind of source.
+    pub kind: SourceKind,
+    /// Its name: a book's title, a website, a forum, a benchmark.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A book's chapter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chapter: Option<String>,
+    /// Where it can be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// The kinds of source ScenEval distinguishes, plus public benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    /// A textbook exercise.
+    Textbook,
+    /// A tutorial or exercise website.
+    Web,
+    /// A question on a forum such as Stack Overflow.
+    Forum,
+    /// Written for the benchmark (or generated).
+    Synthetic,
+    /// Taken from a public benchmark (HumanEval, MBPP, PSB2).
+    Benchmark,
+}
+
+impl SourceKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [SourceKind; 5] = [
+        SourceKind::Textbook,
+        SourceKind::Web,
+        SourceKind::Forum,
+        SourceKind::Synthetic,
+        SourceKind::Benchmark,
+    ];
+
+    /// The name used in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Textbook => "textbook",
+            SourceKind::Web => "web",
+            SourceKind::Forum => "forum",
+            SourceKind::Synthetic => "synthetic",
+            SourceKind::Benchmark => "benchmark",
+        }
+    }
+
+    /// Parses a kind as files spell it, ignoring case (`Textbook`, `web`).
+    pub fn parse(name: &str) -> Option<SourceKind> {
+        let name = name.trim().to_ascii_lowercase();
+        SourceKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// Complexity figures of a piece of code (for a task: of its reference solution).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Complexity {
+    /// McCabe's cyclomatic complexity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cyclomatic: Option<u32>,
+    /// SonarSource's cognitive complexity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cognitive: Option<u32>,
+    /// Lines of code, not counting blank and comment lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loc: Option<u32>,
+}
+
+impl Complexity {
+    /// Whether no figure is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Complexity::default()
+    }
+}
+
+/// A known-good solution.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ReferenceRecord")]
+pub struct Reference {
+    /// The whole program.
+    pub code: String,
+    /// Where it comes from, when it differs from the task's source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// Its static metrics, when known.
+    #[serde(default, skip_serializing_if = "Complexity::is_empty")]
+    pub complexity: Complexity,
+}
+
+impl From<String> for Reference {
+    fn from(code: String) -> Self {
+        Reference {
+            code,
+            ..Reference::default()
+        }
+    }
+}
+
+/// A reference as files may write it: a plain string (format 1) or an object.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ReferenceRecord {
+    Code(String),
+    Full {
+        code: String,
+        #[serde(default)]
+        source: Option<Source>,
+        #[serde(default)]
+        complexity: Complexity,
+    },
+}
+
+impl From<ReferenceRecord> for Reference {
+    fn from(record: ReferenceRecord) -> Self {
+        match record {
+            ReferenceRecord::Code(code) => Reference::from(code),
+            ReferenceRecord::Full {
+                code,
+                source,
+                complexity,
+            } => Reference {
+                code,
+                source,
+                complexity,
+            },
+        }
+    }
 }
 
 /// A group of test cases sharing one way of judging.
@@ -64,15 +302,48 @@ pub enum TestSuite {
         /// The cases, run in order in the same interpreter.
         cases: Vec<AssertionCase>,
     },
+    /// Several alternative assertion sets (MBUPP): the suite passes when any one set passes
+    /// completely. The candidate's main function is bound to the name the tests use
+    /// ([`TestSuite::Alternatives::entry_point`]), whatever the candidate called it.
+    Alternatives {
+        /// The name the sets' cases call.
+        entry_point: String,
+        /// The sets, tried in order.
+        sets: Vec<AssertionSet>,
+    },
+    /// Standard input to expected standard output, one execution of the whole program per case.
+    Io {
+        /// Name of the group (`edge`, `random`), shown in case names.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        group: String,
+        /// How output is compared with the expected output.
+        #[serde(default)]
+        compare: Comparison,
+        /// Largest difference between two numeric tokens that `epsilon` accepts.
+        #[serde(default = "default_tolerance")]
+        tolerance: f64,
+        /// The cases.
+        cases: Vec<IoCase>,
+    },
 }
 
-impl TestSuite {
-    /// Number of individually counted cases.
-    pub fn case_count(&self) -> usize {
-        match self {
-            TestSuite::Assertions { cases, .. } => cases.len(),
-        }
-    }
+/// The tolerance of `epsilon` comparison when a suite does not say.
+pub const DEFAULT_TOLERANCE: f64 = 1e-5;
+
+fn default_tolerance() -> f64 {
+    DEFAULT_TOLERANCE
+}
+
+/// One alternative of an `alternatives` suite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssertionSet {
+    /// Short name shown in results (`validator`, `as tuple`).
+    pub name: String,
+    /// Code run once before the set's cases.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub setup: String,
+    /// The cases.
+    pub cases: Vec<AssertionCase>,
 }
 
 /// One counted test case of an assertion suite.
@@ -84,18 +355,77 @@ pub struct AssertionCase {
     pub code: String,
 }
 
-impl Task {
-    /// All cases of all suites, in order, with the setup code of their suite.
-    pub fn assertion_cases(&self) -> impl Iterator<Item = (&str, &AssertionCase)> {
-        self.tests.iter().flat_map(|suite| match suite {
-            TestSuite::Assertions { setup, cases } => {
-                cases.iter().map(move |c| (setup.as_str(), c))
+/// How an `io` case's output is compared with the expected output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Comparison {
+    /// Byte for byte, except that one trailing newline on either side is ignored.
+    Exact,
+    /// Equal as sequences of whitespace-separated tokens.
+    #[default]
+    Whitespace,
+    /// Token by token, numeric tokens within the suite's tolerance, others equal.
+    Epsilon,
+}
+
+/// One `io` case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IoCase {
+    /// Short name shown in results.
+    pub name: String,
+    /// Standard input.
+    #[serde(default)]
+    pub stdin: String,
+    /// The expected standard output.
+    pub stdout: String,
+}
+
+impl TestSuite {
+    /// Number of individually counted cases: for alternatives, those of the largest set.
+    pub fn case_count(&self) -> usize {
+        match self {
+            TestSuite::Assertions { cases, .. } => cases.len(),
+            TestSuite::Alternatives { sets, .. } => {
+                sets.iter().map(|s| s.cases.len()).max().unwrap_or(0)
             }
+            TestSuite::Io { cases, .. } => cases.len(),
+        }
+    }
+}
+
+impl Task {
+    /// All cases of all assertion suites, in order, with the setup code of their suite.
+    pub fn assertion_cases(&self) -> impl Iterator<Item = (&str, &AssertionCase)> {
+        self.tests.iter().flat_map(|suite| {
+            let cases: &[AssertionCase] = match suite {
+                TestSuite::Assertions { cases, .. } => cases,
+                _ => &[],
+            };
+            let setup = match suite {
+                TestSuite::Assertions { setup, .. } => setup.as_str(),
+                _ => "",
+            };
+            cases.iter().map(move |c| (setup, c))
         })
     }
 
     /// Total number of counted cases.
     pub fn case_count(&self) -> usize {
         self.tests.iter().map(TestSuite::case_count).sum()
+    }
+
+    /// The task's complexity figures, falling back to those of its first reference.
+    pub fn complexity(&self) -> Complexity {
+        let own = self.metadata.complexity;
+        let reference = self
+            .references
+            .first()
+            .map(|r| r.complexity)
+            .unwrap_or_default();
+        Complexity {
+            cyclomatic: own.cyclomatic.or(reference.cyclomatic),
+            cognitive: own.cognitive.or(reference.cognitive),
+            loc: own.loc.or(reference.loc),
+        }
     }
 }

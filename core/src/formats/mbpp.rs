@@ -38,11 +38,13 @@ impl Problem {
             language: Language::Python,
             prompt: self.text,
             entry_point: None,
-            references: vec![self.code],
+            references: vec![self.code.into()],
+            metadata: super::humaneval::benchmark_metadata("MBPP"),
             tests: vec![TestSuite::Assertions {
                 setup: self.test_setup_code,
                 cases,
             }],
+            ..Task::default()
         }
     }
 }

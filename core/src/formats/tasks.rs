@@ -65,13 +65,15 @@ mod tests {
     fn humaneval_problem_is_one_check_case() {
         let line = r#"{"task_id":"H/1","prompt":"def f(x):\n","canonical_solution":"    return x\n","test":"def check(c):\n    assert c(1) == 1\n","entry_point":"f"}"#;
         let tasks = parse_tasks("t.jsonl", line).unwrap();
-        let TestSuite::Assertions { cases, .. } = &tasks[0].tests[0];
+        let TestSuite::Assertions { cases, .. } = &tasks[0].tests[0] else {
+            panic!("expected assertions")
+        };
         assert_eq!(cases.len(), 1);
         assert_eq!(
             cases[0].code,
             "def check(c):\n    assert c(1) == 1\n\ncheck(f)"
         );
-        assert_eq!(tasks[0].references[0], "def f(x):\n    return x\n");
+        assert_eq!(tasks[0].references[0].code, "def f(x):\n    return x\n");
     }
 
     #[test]

@@ -38,11 +38,12 @@ impl PythonRuntime {
         let suites: Vec<serde_json::Value> = task
             .tests
             .iter()
-            .map(|suite| match suite {
-                wasmeval_core::TestSuite::Assertions { setup, cases } => serde_json::json!({
+            .filter_map(|suite| match suite {
+                wasmeval_core::TestSuite::Assertions { setup, cases } => Some(serde_json::json!({
                     "setup": setup,
                     "cases": cases.iter().map(|c| c.code.as_str()).collect::<Vec<_>>(),
-                }),
+                })),
+                _ => None,
             })
             .collect();
         std::fs::write(job.path().join("program.py"), sample.program(task))?;
@@ -296,6 +297,8 @@ fn judge(
         };
     SampleResult {
         format_version: wasmeval_core::FORMAT_VERSION,
+        info: sample.info.clone(),
+        alternative: None,
         index: sample.index,
         task_id: task.id.clone(),
         model: sample.model.clone(),
@@ -343,6 +346,7 @@ mod tests {
             task_id: "1".into(),
             model: None,
             code: SampleCode::Solution(String::new()),
+            info: Default::default(),
         }
     }
 
