@@ -4,8 +4,12 @@
 //! and for `wasm32-unknown-unknown`, so the command line and the browser compute every number a user
 //! sees with the same code.
 
+pub mod compare;
+pub mod facets;
 pub mod formats;
 pub mod metrics;
+pub mod query;
+pub mod report;
 pub mod results;
 pub mod sample;
 pub mod task;

@@ -1,4 +1,14 @@
 //! The metrics of the seed papers, computed once here for the command line and the browser.
+//!
+//! Samples are scored in units of one task answered by one model: pass@k, AvgPassRatio,
+//! solvability and #attempt_k are means over those units, so that mixing models never pools
+//! their samples. Definitions, with the papers they come from, are in docs/metrics.md.
+
+use crate::results::{SampleResult, Verdict};
+use crate::sample::{Grades, MAX_GRADE};
+use crate::task::TaskId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Unbiased estimator of pass@k (Chen et al., 2021) for one task with `n` samples of which `c` pass:
 /// `1 - C(n-c, k) / C(n, k)`, evaluated as a product so it never overflows.
@@ -29,9 +39,381 @@ pub fn mean_pass_at_k(tasks: &[(u64, u64)], k: u32) -> Option<f64> {
     Some(sum / tasks.len() as f64)
 }
 
+
+/// What a score is computed with, beyond the samples themselves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreOptions {
+    /// The k of each pass@k reported.
+    pub ks: Vec<u32>,
+    /// Attempts allowed by #attempt_k.
+    pub attempt_k: u32,
+    /// The fastest generation rate (tokens per second) of the samples being compared, which EPAM
+    /// divides by; the same for every group of a report so that groups are comparable.
+    pub max_rate: Option<f64>,
+}
+
+/// The attempts #attempt_k allows unless told otherwise (EPAM's scale also stops at 3).
+pub const DEFAULT_ATTEMPT_K: u32 = 3;
+
+impl Default for ScoreOptions {
+    fn default() -> Self {
+        ScoreOptions {
+            ks: vec![1, 10, 100],
+            attempt_k: DEFAULT_ATTEMPT_K,
+            max_rate: None,
+        }
+    }
+}
+
+impl ScoreOptions {
+    /// Options for scoring `results`, with `max_rate` taken from them.
+    pub fn for_results<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Self {
+        ScoreOptions {
+            max_rate: max_rate(results),
+            ..ScoreOptions::default()
+        }
+    }
+}
+
+/// The fastest generation rate among `results`, when any says.
+pub fn max_rate<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Option<f64> {
+    results
+        .into_iter()
+        .filter_map(|r| r.info.rate())
+        .fold(None, |max, rate| Some(max.map_or(rate, |m: f64| m.max(rate))))
+}
+
+/// Every metric of one group of samples.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Samples scored.
+    pub samples: u64,
+    /// Distinct tasks among them.
+    pub tasks: u64,
+    /// Units scored: distinct (task, model) pairs.
+    pub units: u64,
+    /// Samples that passed.
+    pub passed: u64,
+    /// How many samples ended with each verdict.
+    pub verdicts: BTreeMap<Verdict, u64>,
+    /// `pass@k` for each k for which every unit has at least k samples.
+    pub pass_at_k: BTreeMap<String, f64>,
+    /// AvgPassRatio (AixBench): the mean over units of the mean fraction of cases passed.
+    pub avg_pass_ratio: Option<f64>,
+    /// ScenEval's pass rate: 1 - failed cases / all cases, pooled over every sample of the group.
+    pub sceneval_pass_rate: Option<f64>,
+    /// Solvability (MBUPP): the fraction of units where any sample passed.
+    pub solvability: Option<f64>,
+    /// #attempt_k: mean attempts until the first pass, `attempt_k + 1` for a unit not solved
+    /// within `attempt_k` attempts.
+    pub attempts: Option<f64>,
+    /// The k of `attempts`.
+    pub attempt_k: u32,
+    /// Mean EPAM score of the graded samples.
+    pub epam: Option<f64>,
+    /// Samples with grades.
+    pub graded: u64,
+}
+
+/// Fraction of a sample's cases that passed; a sample without cases (it failed to build, or the
+/// task has none) counts as all or nothing by its verdict.
+pub fn pass_ratio(result: &SampleResult) -> f64 {
+    if result.cases.is_empty() {
+        return if result.verdict == Verdict::Passed { 1.0 } else { 0.0 };
+    }
+    let passed = result
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Passed)
+        .count();
+    passed as f64 / result.cases.len() as f64
+}
+
+/// EPAM's score of one graded sample:
+/// `0.4·accuracy/4 + 0.4·completeness/4 + 0.1·rate/max_rate + 0.1·(3 - attempt)/2`.
+/// `attempt` is clamped to 1..=3; the rate term is 0 when either rate is unknown.
+pub fn epam_score(grades: &Grades, attempt: u32, rate: Option<f64>, max_rate: Option<f64>) -> f64 {
+    let rate_term = match (rate, max_rate) {
+        (Some(rate), Some(max)) if max > 0.0 => (rate / max).clamp(0.0, 1.0),
+        _ => 0.0,
+    };
+    let attempt = f64::from(attempt.clamp(1, 3));
+    0.4 * grades.accuracy / MAX_GRADE
+        + 0.4 * grades.completeness / MAX_GRADE
+        + 0.1 * rate_term
+        + 0.1 * (3.0 - attempt) / 2.0
+}
+
+/// Attempts until the first pass among samples in attempt order (then file order), or
+/// `k + 1` when none of the first `k` passed.
+fn attempts_until_pass(samples: &mut [&SampleResult], k: u32) -> u32 {
+    samples.sort_by_key(|r| (r.info.attempt.unwrap_or(u32::MAX), r.index));
+    samples
+        .iter()
+        .take(k as usize)
+        .position(|r| r.verdict == Verdict::Passed)
+        .map_or(k + 1, |i| i as u32 + 1)
+}
+
+fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (sum, count) = values
+        .into_iter()
+        .fold((0.0, 0u64), |(sum, n), v| (sum + v, n + 1));
+    (count > 0).then(|| sum / count as f64)
+}
+
+/// Scores a group of samples.
+pub fn score<'a>(
+    results: impl IntoIterator<Item = &'a SampleResult>,
+    options: &ScoreOptions,
+) -> Metrics {
+    // Units in (task, model) order so every sum runs in a stable order.
+    let mut units: BTreeMap<(&TaskId, Option<&str>), Vec<&SampleResult>> = BTreeMap::new();
+    let mut verdicts = BTreeMap::new();
+    let (mut samples, mut passed, mut cases, mut failed_cases) = (0u64, 0u64, 0u64, 0u64);
+    let mut epam = Vec::new();
+    for result in results {
+        samples += 1;
+        passed += u64::from(result.verdict == Verdict::Passed);
+        *verdicts.entry(result.verdict).or_insert(0) += 1;
+        if result.cases.is_empty() {
+            cases += 1;
+            failed_cases += u64::from(result.verdict != Verdict::Passed);
+        } else {
+            cases += result.cases.len() as u64;
+            failed_cases += result
+                .cases
+                .iter()
+                .filter(|c| c.verdict != Verdict::Passed)
+                .count() as u64;
+        }
+        if let Some(grades) = &result.info.grades {
+            epam.push(epam_score(
+                grades,
+                result.info.attempt.unwrap_or(1),
+                result.info.rate(),
+                options.max_rate,
+            ));
+        }
+        units
+            .entry((&result.task_id, result.model.as_deref()))
+            .or_default()
+            .push(result);
+    }
+    let counts: Vec<(u64, u64)> = units
+        .values()
+        .map(|unit| {
+            let c = unit.iter().filter(|r| r.verdict == Verdict::Passed).count();
+            (unit.len() as u64, c as u64)
+        })
+        .collect();
+    let pass_at_k = options
+        .ks
+        .iter()
+        .filter_map(|&k| mean_pass_at_k(&counts, k).map(|v| (format!("pass@{k}"), v)))
+        .collect();
+    let tasks = units
+        .keys()
+        .map(|(task, _)| *task)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len() as u64;
+    Metrics {
+        samples,
+        tasks,
+        units: units.len() as u64,
+        passed,
+        verdicts,
+        pass_at_k,
+        avg_pass_ratio: mean(
+            units
+                .values()
+                .filter_map(|unit| mean(unit.iter().map(|r| pass_ratio(r)))),
+        ),
+        sceneval_pass_rate: (cases > 0).then(|| 1.0 - failed_cases as f64 / cases as f64),
+        solvability: mean(counts.iter().map(|&(_, c)| if c > 0 { 1.0 } else { 0.0 })),
+        attempts: mean(units.values_mut().map(|unit| {
+            f64::from(attempts_until_pass(unit, options.attempt_k))
+        })),
+        attempt_k: options.attempt_k,
+        graded: epam.len() as u64,
+        epam: mean(epam),
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::CaseResult;
+    use crate::sample::SampleInfo;
+
+    /// A result of `model` for `task` whose cases passed as `cases` says.
+    fn result(task: &str, model: &str, index: u64, cases: &[bool]) -> SampleResult {
+        let cases: Vec<CaseResult> = cases
+            .iter()
+            .enumerate()
+            .map(|(i, &ok)| CaseResult {
+                name: format!("case {i}"),
+                verdict: if ok { Verdict::Passed } else { Verdict::WrongAnswer },
+                timeout_cause: None,
+                message: None,
+            })
+            .collect();
+        let verdict = cases
+            .iter()
+            .map(|c| c.verdict)
+            .find(|v| *v != Verdict::Passed)
+            .unwrap_or(Verdict::Passed);
+        SampleResult {
+            format_version: crate::FORMAT_VERSION,
+            index,
+            task_id: task.into(),
+            model: Some(model.into()),
+            info: SampleInfo::default(),
+            verdict,
+            timeout_cause: None,
+            message: None,
+            cases,
+            alternative: None,
+            fuel: 0,
+            wall_us: 0,
+            peak_memory: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+            output_bytes: 0,
+        }
+    }
+
+    /// Exact pass@k as a fraction of two u128 binomials, for n up to about 120.
+    fn exact_pass_at_k(n: u64, c: u64, k: u64) -> f64 {
+        fn binomial(n: u64, k: u64) -> u128 {
+            if k > n {
+                return 0;
+            }
+            let k = k.min(n - k);
+            (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+        }
+        let (fail, all) = (binomial(n - c, k), binomial(n, k));
+        // 1 - fail/all computed as (all - fail)/all so the subtraction is exact.
+        (all - fail) as f64 / all as f64
+    }
+
+    #[test]
+    fn agrees_with_the_exact_value_on_random_inputs() {
+        // A fixed linear congruential sequence: reproducible, no dependency.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |bound: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % bound
+        };
+        for _ in 0..5000 {
+            let n = 1 + next(120);
+            let c = next(n + 1);
+            let k = 1 + next(n);
+            let got = pass_at_k(n, c, k as u32).unwrap();
+            let exact = exact_pass_at_k(n, c, k);
+            assert!((got - exact).abs() < 1e-12, "n={n} c={c} k={k}: {got} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn group_metrics_by_hand() {
+        // Task t1, model a: samples passing 2/2, 1/2 -> c=1 of n=2; ratios 1 and 0.5.
+        // Task t2, model a: samples passing 0/4, 0/4 -> c=0 of n=2; ratios 0 and 0.
+        let results = [
+            result("t1", "a", 0, &[true, true]),
+            result("t1", "a", 1, &[true, false]),
+            result("t2", "a", 2, &[false, false, false, false]),
+            result("t2", "a", 3, &[false, false, false, false]),
+        ];
+        let m = score(&results, &ScoreOptions::default());
+        assert_eq!((m.samples, m.tasks, m.units, m.passed), (4, 2, 2, 1));
+        // pass@1 = mean(1/2, 0) = 0.25; pass@2 = mean(1, 0) = 0.5 is not asked for; 10 and 100 undefined.
+        assert_eq!(m.pass_at_k.get("pass@1"), Some(&0.25));
+        assert!(!m.pass_at_k.contains_key("pass@10"));
+        // AvgPassRatio = mean over units of mean ratio = mean(0.75, 0) = 0.375.
+        assert_eq!(m.avg_pass_ratio, Some(0.375));
+        // ScenEval pass rate pools cases: 3 passed of 12 -> 1 - 9/12 = 0.25.
+        assert_eq!(m.sceneval_pass_rate, Some(0.25));
+        // Solvability: t1 solved, t2 not -> 0.5.
+        assert_eq!(m.solvability, Some(0.5));
+        // #attempt_3: t1 first pass at attempt 1; t2 unsolved counts 4 -> (1 + 4) / 2.
+        assert_eq!(m.attempts, Some(2.5));
+        assert_eq!(m.verdicts[&Verdict::WrongAnswer], 3);
+        assert_eq!(m.epam, None);
+    }
+
+    #[test]
+    fn attempts_follow_the_attempt_field_then_file_order() {
+        let mut late_pass = result("t", "a", 0, &[true]);
+        late_pass.info.attempt = Some(3);
+        let mut first = result("t", "a", 1, &[false]);
+        first.info.attempt = Some(1);
+        let second = result("t", "a", 2, &[false]); // no attempt: after numbered ones
+        let options = ScoreOptions {
+            attempt_k: 3,
+            ..ScoreOptions::default()
+        };
+        let m = score(&[late_pass.clone(), first.clone(), second.clone()], &options);
+        assert_eq!(m.attempts, Some(2.0));
+        let only_two = ScoreOptions {
+            attempt_k: 1,
+            ..options
+        };
+        // Within one attempt it is not solved: counts k + 1 = 2.
+        assert_eq!(score(&[late_pass, first, second], &only_two).attempts, Some(2.0));
+    }
+
+    #[test]
+    fn models_are_separate_units() {
+        let results = [result("t", "a", 0, &[true]), result("t", "b", 1, &[false])];
+        let m = score(&results, &ScoreOptions::default());
+        assert_eq!((m.tasks, m.units), (1, 2));
+        assert_eq!(m.pass_at_k["pass@1"], 0.5);
+        assert_eq!(m.solvability, Some(0.5));
+    }
+
+    #[test]
+    fn samples_without_cases_count_by_verdict() {
+        let mut compile_error = result("t", "a", 0, &[]);
+        compile_error.verdict = Verdict::CompileError;
+        assert_eq!(pass_ratio(&compile_error), 0.0);
+        let m = score(&[compile_error], &ScoreOptions::default());
+        assert_eq!(m.sceneval_pass_rate, Some(0.0));
+        assert_eq!(m.avg_pass_ratio, Some(0.0));
+        let empty = score(&[], &ScoreOptions::default());
+        assert_eq!((empty.avg_pass_ratio, empty.solvability, empty.attempts), (None, None, None));
+    }
+
+    #[test]
+    fn epam_by_hand() {
+        let grades = Grades {
+            accuracy: 3.0,
+            completeness: 4.0,
+        };
+        // 0.4*3/4 + 0.4*4/4 + 0.1*(10/20) + 0.1*(3-2)/2 = 0.3 + 0.4 + 0.05 + 0.05 = 0.8
+        let one = epam_score(&grades, 2, Some(10.0), Some(20.0));
+        assert!((one - 0.8).abs() < 1e-12, "{one}");
+        // First attempt, no rate known: 0.3 + 0.4 + 0 + 0.1 = 0.8
+        assert!((epam_score(&grades, 1, None, Some(20.0)) - 0.8).abs() < 1e-12);
+        // Attempts beyond 3 count as 3.
+        assert!((epam_score(&grades, 9, None, None) - 0.7).abs() < 1e-12);
+
+        let mut graded = result("t", "a", 0, &[true]);
+        graded.info = SampleInfo {
+            attempt: Some(1),
+            grades: Some(grades),
+            tokens: Some(100),
+            seconds: Some(10.0),
+        };
+        let mut faster = result("t", "a", 1, &[true]);
+        faster.info.tokens = Some(400);
+        faster.info.seconds = Some(20.0);
+        let options = ScoreOptions::for_results([&graded, &faster]);
+        assert_eq!(options.max_rate, Some(20.0));
+        // 0.3 + 0.4 + 0.1*(10/20) + 0.1 = 0.85; `faster` has no grades and is not averaged.
+        let m = score([&graded, &faster], &options);
+        assert_eq!(m.graded, 1);
+        assert!((m.epam.unwrap() - 0.85).abs() < 1e-12);
+    }
 
     fn binomial(n: u64, k: u64) -> f64 {
         if k > n {

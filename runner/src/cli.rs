@@ -24,6 +24,9 @@ enum Command {
     /// Run samples against their tasks' tests and write verdicts, pass@k and a summary.
     #[command(after_help = RUN_EXAMPLES)]
     Run(commands::run::RunArgs),
+    /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
+    #[command(name = "__confined-exec", hide = true)]
+    ConfinedExec(commands::confined_exec::ConfinedExecArgs),
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -151,6 +154,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => commands::run::run(args),
+        // Returns its own exit codes: on success the process has become the compiler.
+        Command::ConfinedExec(args) => return commands::confined_exec::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

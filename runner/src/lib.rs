@@ -12,3 +12,4 @@ pub mod input;
 pub mod python;
 pub mod sandbox;
 pub mod store;
+pub mod toolchain;

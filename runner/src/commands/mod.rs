@@ -1,3 +1,4 @@
 //! One module per subcommand.
 
+pub mod confined_exec;
 pub mod run;

@@ -11,7 +11,10 @@ pub use runtime::PythonRuntime;
 
 use crate::sandbox::{Execution, Exit, Invocation, Limits, Preopen, Sandbox};
 use anyhow::Context;
-use wasmeval_core::{CaseResult, Sample, SampleResult, Task, TimeoutCause, Verdict};
+use std::ops::Range;
+use wasmeval_core::{
+    AssertionCase, CaseResult, Sample, SampleResult, Task, TestSuite, TimeoutCause, Verdict,
+};
 
 /// The harness, written into every job folder.
 const HARNESS: &str = include_str!("../../../guests/python/harness.py");
@@ -35,17 +38,7 @@ impl PythonRuntime {
             .prefix("wasmeval-tmp-")
             .tempdir()
             .context("cannot create a scratch folder")?;
-        let suites: Vec<serde_json::Value> = task
-            .tests
-            .iter()
-            .filter_map(|suite| match suite {
-                wasmeval_core::TestSuite::Assertions { setup, cases } => Some(serde_json::json!({
-                    "setup": setup,
-                    "cases": cases.iter().map(|c| c.code.as_str()).collect::<Vec<_>>(),
-                })),
-                _ => None,
-            })
-            .collect();
+        let suites = harness_suites(task);
         std::fs::write(job.path().join("program.py"), sample.program(task))?;
         std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;
 
@@ -84,11 +77,78 @@ impl PythonRuntime {
             stdin: Vec::new(),
         };
         let execution = sandbox.run(&self.module, self.entry, &invocation, limits)?;
-        let case_names: Vec<&str> = task
-            .assertion_cases()
-            .map(|(_, case)| case.name.as_str())
-            .collect();
-        Ok(judge(task, sample, &case_names, &token, execution))
+        Ok(judge(task, sample, &Layout::of(task), &token, execution))
+    }
+}
+
+/// The suites the harness runs, as `tests.json` gives them: `assertions` and `alternatives`
+/// suites, in the task's order (`io` suites run as whole programs, not in the harness).
+fn harness_suites(task: &Task) -> Vec<serde_json::Value> {
+    let codes = |cases: &[AssertionCase]| cases.iter().map(|c| c.code.clone()).collect::<Vec<_>>();
+    task.tests
+        .iter()
+        .filter_map(|suite| match suite {
+            TestSuite::Assertions { setup, cases } => Some(serde_json::json!({
+                "kind": "assertions",
+                "setup": setup,
+                "cases": codes(cases),
+            })),
+            TestSuite::Alternatives { entry_point, sets } => Some(serde_json::json!({
+                "kind": "alternatives",
+                "entry_point": entry_point,
+                "sets": sets
+                    .iter()
+                    .map(|set| serde_json::json!({
+                        "name": set.name,
+                        "setup": set.setup,
+                        "cases": codes(&set.cases),
+                    }))
+                    .collect::<Vec<_>>(),
+            })),
+            TestSuite::Io { .. } => None,
+        })
+        .collect()
+}
+
+/// How the harness's cases, numbered from 0 across every suite it runs (and every set of an
+/// `alternatives` suite, one set after the other), map onto the task's suites.
+#[derive(Debug, Default)]
+struct Layout {
+    /// The name of every case the harness runs, in its order.
+    names: Vec<String>,
+    /// The suites, as ranges of `names`.
+    groups: Vec<Group>,
+}
+
+#[derive(Debug)]
+enum Group {
+    /// An `assertions` suite: every case counts.
+    Plain(Range<usize>),
+    /// An `alternatives` suite: the sets' names and cases; one set's cases count.
+    Alternatives(Vec<(String, Range<usize>)>),
+}
+
+impl Layout {
+    fn of(task: &Task) -> Layout {
+        let mut layout = Layout::default();
+        let add = |layout: &mut Layout, cases: &[AssertionCase]| {
+            let start = layout.names.len();
+            layout.names.extend(cases.iter().map(|c| c.name.clone()));
+            start..layout.names.len()
+        };
+        for suite in &task.tests {
+            let group = match suite {
+                TestSuite::Assertions { cases, .. } => Group::Plain(add(&mut layout, cases)),
+                TestSuite::Alternatives { sets, .. } => Group::Alternatives(
+                    sets.iter()
+                        .map(|set| (set.name.clone(), add(&mut layout, &set.cases)))
+                        .collect(),
+                ),
+                TestSuite::Io { .. } => continue,
+            };
+            layout.groups.push(group);
+        }
+        layout
     }
 }
 
@@ -222,19 +282,25 @@ fn verdict_of_exit(execution: &Execution) -> (Verdict, Option<TimeoutCause>, Str
 
 /// Turns an execution into a result: per-case verdicts from the harness's report, and from the
 /// process's end for the case it interrupted and those it never reached.
+///
+/// Of an `alternatives` suite, the result shows the cases of the first set that passed completely,
+/// or else of the set with most passed cases (the first of those), and names it in `alternative`;
+/// the sample passes when every `assertions` suite passes and every `alternatives` suite has a set
+/// that passed.
 fn judge(
     task: &Task,
     sample: &Sample,
-    case_names: &[&str],
+    layout: &Layout,
     token: &str,
     execution: Execution,
 ) -> SampleResult {
+    let case_names = &layout.names;
     let stdout = String::from_utf8_lossy(&execution.output.stdout);
     let stderr = String::from_utf8_lossy(&execution.output.stderr);
     let (report, own_stdout) = read_report(&stdout, token, case_names.len());
     let finished_normally = report.done && matches!(execution.exit, Exit::Code(_));
 
-    let mut cases: Vec<CaseResult> = Vec::with_capacity(case_names.len());
+    let mut all_cases: Vec<CaseResult> = Vec::with_capacity(case_names.len());
     let mut interrupted: Option<(Verdict, Option<TimeoutCause>, String)> = None;
     if let Some(problem) = &report.malformed {
         interrupted = Some((
@@ -253,7 +319,7 @@ fn judge(
     for (index, name) in case_names.iter().enumerate() {
         let case = match (&report.ended[index], &interrupted) {
             (Some((verdict, message)), _) => CaseResult {
-                name: (*name).into(),
+                name: name.clone(),
                 verdict: *verdict,
                 timeout_cause: None,
                 message: message.clone(),
@@ -271,21 +337,22 @@ fn judge(
                     format!("not run: {message}")
                 };
                 CaseResult {
-                    name: (*name).into(),
+                    name: name.clone(),
                     verdict: *verdict,
                     timeout_cause: *cause,
                     message: Some(message),
                 }
             }
             (None, None) => CaseResult {
-                name: (*name).into(),
+                name: name.clone(),
                 verdict: Verdict::HarnessError,
                 timeout_cause: None,
                 message: Some("the harness reported no result for this case".into()),
             },
         };
-        cases.push(case);
+        all_cases.push(case);
     }
+    let (cases, alternative) = shown_cases(layout, all_cases);
     let (verdict, timeout_cause, message) =
         match cases.iter().find(|c| c.verdict != Verdict::Passed) {
             Some(case) => (case.verdict, case.timeout_cause, case.message.clone()),
@@ -298,7 +365,7 @@ fn judge(
     SampleResult {
         format_version: wasmeval_core::FORMAT_VERSION,
         info: sample.info.clone(),
-        alternative: None,
+        alternative,
         index: sample.index,
         task_id: task.id.clone(),
         model: sample.model.clone(),
@@ -313,6 +380,48 @@ fn judge(
         stderr: excerpt(&stderr),
         output_bytes: execution.output.written,
     }
+}
+
+/// The cases a result shows, out of every case the harness ran: all of a plain suite, the chosen
+/// set of an `alternatives` suite; with the chosen sets' names (joined by ", " when a task has
+/// several `alternatives` suites).
+fn shown_cases(layout: &Layout, all: Vec<CaseResult>) -> (Vec<CaseResult>, Option<String>) {
+    if layout
+        .groups
+        .iter()
+        .all(|group| matches!(group, Group::Plain(_)))
+    {
+        return (all, None);
+    }
+    let passed = |range: &Range<usize>| {
+        all[range.clone()]
+            .iter()
+            .filter(|c| c.verdict == Verdict::Passed)
+            .count()
+    };
+    let mut cases = Vec::with_capacity(all.len());
+    let mut chosen: Vec<&str> = Vec::new();
+    for group in &layout.groups {
+        match group {
+            Group::Plain(range) => cases.extend_from_slice(&all[range.clone()]),
+            Group::Alternatives(sets) => {
+                let set = sets
+                    .iter()
+                    .find(|(_, range)| passed(range) == range.len())
+                    // `min_by_key` keeps the first of equals: ties go to the earlier set.
+                    .or_else(|| {
+                        sets.iter()
+                            .min_by_key(|(_, range)| std::cmp::Reverse(passed(range)))
+                    });
+                if let Some((name, range)) = set {
+                    cases.extend_from_slice(&all[range.clone()]);
+                    chosen.push(name);
+                }
+            }
+        }
+    }
+    let alternative = (!chosen.is_empty()).then(|| chosen.join(", "));
+    (cases, alternative)
 }
 
 fn excerpt(text: &str) -> String {
@@ -373,7 +482,7 @@ mod tests {
         judge(
             &mbpp_task(),
             &sample(),
-            &["a", "b", "c"],
+            &Layout::of(&mbpp_task()),
             TOKEN,
             execution(exit, stdout),
         )
@@ -463,7 +572,14 @@ mod tests {
         let mut denied = execution(Exit::Code(1), &running);
         denied.memory_denied = true;
         assert_eq!(
-            judge(&mbpp_task(), &sample(), &["a", "b", "c"], TOKEN, denied).verdict,
+            judge(
+                &mbpp_task(),
+                &sample(),
+                &Layout::of(&mbpp_task()),
+                TOKEN,
+                denied
+            )
+            .verdict,
             Verdict::MemoryLimit
         );
     }

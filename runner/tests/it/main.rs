@@ -3,6 +3,7 @@
 //! They run the real sandbox and need the Python runtime that `scripts/setup` (or `scripts/test`)
 //! installs; without it they fail with a message saying so.
 
+mod alternatives;
 mod cli;
 mod demo;
 mod hostile;

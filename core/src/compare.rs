@@ -1,0 +1,163 @@
+//! Judging an `io` case: the program's standard output against the expected output, compared
+//! exactly, by whitespace-separated tokens, or with numeric tokens within a tolerance. A mismatch
+//! comes with a short description of the first difference, for `wrong_answer` messages.
+
+use crate::task::Comparison;
+
+/// Longest excerpt of either output quoted in a mismatch description.
+const EXCERPT_CHARS: usize = 60;
+
+/// Compares `actual` with `expected`; `Err` describes the first difference in one short line.
+pub fn compare_output(
+    expected: &str,
+    actual: &str,
+    comparison: Comparison,
+    tolerance: f64,
+) -> Result<(), String> {
+    match comparison {
+        Comparison::Exact => compare_exact(expected, actual),
+        Comparison::Whitespace => compare_tokens(expected, actual, |e, a| e == a),
+        Comparison::Epsilon => compare_tokens(expected, actual, |e, a| {
+            e == a || numbers_close(e, a, tolerance)
+        }),
+    }
+}
+
+fn compare_exact(expected: &str, actual: &str) -> Result<(), String> {
+    // One trailing newline is a convention of the test file, not of the program.
+    let strip = |s: &str| s.strip_suffix('\n').unwrap_or(s).to_owned();
+    let (expected, actual) = (strip(expected), strip(actual));
+    if expected == actual {
+        return Ok(());
+    }
+    let line = expected
+        .split('\n')
+        .zip(actual.split('\n'))
+        .position(|(e, a)| e != a)
+        .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+    let nth = |s: &str| s.split('\n').nth(line).map(excerpt);
+    Err(match (nth(&expected), nth(&actual)) {
+        (Some(e), Some(a)) => format!("line {}: expected {e}, got {a}", line + 1),
+        (Some(e), None) => format!("line {}: expected {e}, got end of output", line + 1),
+        (None, Some(a)) => format!("line {}: expected end of output, got {a}", line + 1),
+        (None, None) => "outputs differ".into(),
+    })
+}
+
+fn compare_tokens(
+    expected: &str,
+    actual: &str,
+    same: impl Fn(&str, &str) -> bool,
+) -> Result<(), String> {
+    let mut expected_tokens = expected.split_whitespace();
+    let mut actual_tokens = actual.split_whitespace();
+    let mut position = 0usize;
+    loop {
+        position += 1;
+        match (expected_tokens.next(), actual_tokens.next()) {
+            (None, None) => return Ok(()),
+            (Some(e), Some(a)) if same(e, a) => {}
+            (Some(e), Some(a)) => {
+                return Err(format!(
+                    "token {position}: expected {}, got {}",
+                    excerpt(e),
+                    excerpt(a)
+                ))
+            }
+            (Some(e), None) => {
+                return Err(format!(
+                    "token {position}: expected {}, got end of output",
+                    excerpt(e)
+                ))
+            }
+            (None, Some(a)) => {
+                return Err(format!(
+                    "token {position}: expected end of output, got {}",
+                    excerpt(a)
+                ))
+            }
+        }
+    }
+}
+
+/// Whether both tokens are finite numbers within `tolerance`, absolutely or relative to the
+/// expected value (so that large magnitudes are judged by their significant digits).
+fn numbers_close(expected: &str, actual: &str, tolerance: f64) -> bool {
+    let (Ok(e), Ok(a)) = (expected.parse::<f64>(), actual.parse::<f64>()) else {
+        return false;
+    };
+    if !e.is_finite() || !a.is_finite() {
+        return false;
+    }
+    let difference = (e - a).abs();
+    difference <= tolerance || difference <= tolerance * e.abs()
+}
+
+/// A token or line quoted for a message, shortened on a character boundary.
+fn excerpt(text: &str) -> String {
+    let mut shown: String = text.chars().take(EXCERPT_CHARS).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("{shown:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Comparison::*;
+
+    #[test]
+    fn exact_ignores_one_trailing_newline_only() {
+        assert_eq!(compare_output("1 2\n", "1 2", Exact, 0.0), Ok(()));
+        assert_eq!(
+            compare_output("1 2\n", "1  2\n", Exact, 0.0),
+            Err("line 1: expected \"1 2\", got \"1  2\"".into())
+        );
+        assert_eq!(
+            compare_output("a\nb\n", "a\n", Exact, 0.0),
+            Err("line 2: expected \"b\", got end of output".into())
+        );
+        assert_eq!(
+            compare_output("a\n", "a\nb\n", Exact, 0.0),
+            Err("line 2: expected end of output, got \"b\"".into())
+        );
+    }
+
+    #[test]
+    fn whitespace_compares_tokens() {
+        assert_eq!(compare_output("1 2\n3", " 1\t2 3\n\n", Whitespace, 0.0), Ok(()));
+        assert_eq!(
+            compare_output("1 2 3", "1 2 4", Whitespace, 0.0),
+            Err("token 3: expected \"3\", got \"4\"".into())
+        );
+        assert_eq!(
+            compare_output("1.0", "1", Whitespace, 0.1),
+            Err("token 1: expected \"1.0\", got \"1\"".into())
+        );
+    }
+
+    #[test]
+    fn epsilon_accepts_close_numbers_only() {
+        assert_eq!(
+            compare_output("0.333333", "0.3333333333", Epsilon, 1e-5),
+            Ok(())
+        );
+        assert_eq!(compare_output("mean 2.5", "mean 2.500001", Epsilon, 1e-5), Ok(()));
+        assert!(compare_output("0.3333", "0.3334", Epsilon, 1e-5).is_err());
+        // Relative tolerance for large values.
+        assert_eq!(compare_output("1e12", "1000000000001", Epsilon, 1e-5), Ok(()));
+        assert!(compare_output("nan", "nan2", Epsilon, 1e-5).is_err());
+        assert_eq!(compare_output("inf", "inf", Epsilon, 1e-5), Ok(()));
+        assert!(compare_output("inf", "1e400", Epsilon, 1e-5).is_err());
+        assert!(compare_output("yes", "no", Epsilon, 1e-5).is_err());
+    }
+
+    #[test]
+    fn long_tokens_are_shortened_in_messages() {
+        let long = "x".repeat(200);
+        let message = compare_output("y", &long, Whitespace, 0.0).unwrap_err();
+        assert!(message.len() < 100, "{message}");
+        assert!(message.ends_with("…\""), "{message}");
+    }
+}

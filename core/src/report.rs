@@ -1,0 +1,354 @@
+//! Reports: every metric per group of a selection, the dataset's distributions, and the results
+//! bundle that carries tasks, results and metrics to the static site.
+//!
+//! Numbers are formatted here too ([`Report::table`]), so that the command line's tables and CSV
+//! and the site's show the same digits.
+
+use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
+use crate::metrics::{score, Metrics, ScoreOptions};
+use crate::query::Query;
+use crate::results::SampleResult;
+use crate::task::{Task, TaskId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The metrics of one group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupRow {
+    /// The group's value of each facet, in the order of [`Report::facets`].
+    pub keys: Vec<String>,
+    /// Its metrics.
+    pub metrics: Metrics,
+}
+
+/// A distribution of the selected tasks over one facet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Distribution {
+    /// The facet's name.
+    pub facet: String,
+    /// Each value with its number of tasks, in report order.
+    pub counts: Vec<(String, u64)>,
+}
+
+/// Every metric of a selection, overall and per group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`crate::FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The selection.
+    pub query: Query,
+    /// The facets grouped by, by name.
+    pub facets: Vec<String>,
+    /// Tasks selected.
+    pub tasks: u64,
+    /// Metrics of every selected sample together.
+    pub overall: Metrics,
+    /// Metrics per group, in facet order.
+    pub groups: Vec<GroupRow>,
+    /// The selected tasks by topic, year and complexity (ScenEval's Figs. 6 to 8).
+    pub distributions: Vec<Distribution>,
+    /// Results whose task is not among the tasks (not scored).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub results_without_task: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The facets whose distributions every report carries.
+pub const DISTRIBUTION_FACETS: [Facet; 3] = [
+    Facet::Topic,
+    Facet::Year,
+    Facet::Complexity(ComplexityMetric::Cyclomatic),
+];
+
+impl Report {
+    /// Scores the results that `query` selects, overall and grouped by the cross product of
+    /// `facets` (a sample of a task with two topics counts in both topics' groups).
+    pub fn new(tasks: &[Task], results: &[SampleResult], query: &Query, facets: &[Facet]) -> Self {
+        let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
+        let mut results_without_task = 0;
+        let selected: Vec<(&Task, &SampleResult)> = results
+            .iter()
+            .filter_map(|r| match by_id.get(&r.task_id) {
+                Some(task) => Some((*task, r)),
+                None => {
+                    results_without_task += 1;
+                    None
+                }
+            })
+            .filter(|(task, r)| query.matches_sample(task, r.model.as_deref()))
+            .collect();
+        let options = ScoreOptions::for_results(selected.iter().map(|(_, r)| *r));
+
+        let mut groups: BTreeMap<Vec<GroupKey>, Vec<&SampleResult>> = BTreeMap::new();
+        if !facets.is_empty() {
+            for (task, result) in &selected {
+                for keys in key_product(facets, task, result.model.as_deref()) {
+                    groups.entry(keys).or_default().push(result);
+                }
+            }
+        }
+        let selected_tasks: Vec<&Task> = tasks.iter().filter(|t| query.matches_task(t)).collect();
+        Report {
+            format_version: crate::FORMAT_VERSION,
+            query: query.clone(),
+            facets: facets.iter().map(ToString::to_string).collect(),
+            tasks: selected_tasks.len() as u64,
+            overall: score(selected.iter().map(|(_, r)| *r), &options),
+            groups: groups
+                .into_iter()
+                .map(|(keys, results)| GroupRow {
+                    keys: keys.into_iter().map(|k| k.label).collect(),
+                    metrics: score(results, &options),
+                })
+                .collect(),
+            distributions: DISTRIBUTION_FACETS
+                .iter()
+                .map(|&facet| Distribution {
+                    facet: facet.to_string(),
+                    counts: distribution(selected_tasks.iter().copied(), facet)
+                        .into_iter()
+                        .map(|(k, n)| (k.label, n))
+                        .collect(),
+                })
+                .collect(),
+            results_without_task,
+        }
+    }
+
+    /// The report as a table: one row per group (or one `all` row), one column per metric.
+    pub fn table(&self) -> Table {
+        let ks: Vec<String> = self.overall.pass_at_k.keys().cloned().collect();
+        let mut headers: Vec<String> = if self.facets.is_empty() {
+            vec!["group".into()]
+        } else {
+            self.facets.clone()
+        };
+        headers.extend(
+            ["samples", "tasks", "passed"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        headers.extend(sorted_ks(&ks));
+        headers.extend(
+            [
+                "avg_pass_ratio",
+                "sceneval_pass_rate",
+                "solvability",
+                &format!("attempts@{}", self.overall.attempt_k),
+                "epam",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        );
+        let row = |keys: Vec<String>, m: &Metrics| -> Vec<String> {
+            let mut cells = keys;
+            cells.extend([m.samples, m.tasks, m.passed].map(|n| n.to_string()));
+            cells.extend(sorted_ks(&ks).iter().map(|k| number(m.pass_at_k.get(k).copied())));
+            cells.extend(
+                [
+                    m.avg_pass_ratio,
+                    m.sceneval_pass_rate,
+                    m.solvability,
+                    m.attempts,
+                    m.epam,
+                ]
+                .map(number),
+            );
+            cells
+        };
+        let rows = if self.facets.is_empty() {
+            vec![row(vec!["all".into()], &self.overall)]
+        } else {
+            self.groups
+                .iter()
+                .map(|g| row(g.keys.clone(), &g.metrics))
+                .collect()
+        };
+        Table { headers, rows }
+    }
+}
+
+/// `pass@k` names ordered by k, not by text (`pass@10` after `pass@2`).
+fn sorted_ks(ks: &[String]) -> Vec<String> {
+    let mut sorted = ks.to_vec();
+    sorted.sort_by_key(|k| {
+        k.trim_start_matches("pass@")
+            .parse::<u64>()
+            .unwrap_or(u64::MAX)
+    });
+    sorted
+}
+
+/// A metric as reports show it: four decimals, or `-` when undefined.
+pub fn number(value: Option<f64>) -> String {
+    value.map_or("-".into(), |v| format!("{v:.4}"))
+}
+
+/// Every combination of the facets' values for one sample.
+fn key_product(facets: &[Facet], task: &Task, model: Option<&str>) -> Vec<Vec<GroupKey>> {
+    let mut combinations: Vec<Vec<GroupKey>> = vec![Vec::new()];
+    for facet in facets {
+        let values = facet.values(task, model);
+        combinations = combinations
+            .into_iter()
+            .flat_map(|prefix| {
+                values.iter().map(move |v| {
+                    let mut keys = prefix.clone();
+                    keys.push(v.clone());
+                    keys
+                })
+            })
+            .collect();
+    }
+    combinations
+}
+
+/// A table of text cells, for terminals, CSV and the site's exports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// Column names.
+    pub headers: Vec<String>,
+    /// Rows, each as long as `headers`.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// RFC 4180 CSV: fields with a comma, quote or line break are quoted; lines end with CRLF.
+    pub fn to_csv(&self) -> String {
+        let line = |cells: &[String]| -> String {
+            let quoted: Vec<String> = cells
+                .iter()
+                .map(|c| {
+                    if c.contains([',', '"', '\n', '\r']) {
+                        format!("\"{}\"", c.replace('"', "\"\""))
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect();
+            quoted.join(",") + "\r\n"
+        };
+        std::iter::once(line(&self.headers))
+            .chain(self.rows.iter().map(|r| line(r)))
+            .collect()
+    }
+
+    /// Aligned columns for a terminal: text left, numbers right.
+    pub fn to_text(&self) -> String {
+        let widths: Vec<usize> = (0..self.headers.len())
+            .map(|i| {
+                std::iter::once(&self.headers[i])
+                    .chain(self.rows.iter().map(|r| &r[i]))
+                    .map(|c| c.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let numeric = |i: usize| {
+            self.rows
+                .iter()
+                .all(|r| r[i] == "-" || r[i].parse::<f64>().is_ok())
+        };
+        let line = |cells: &[String]| -> String {
+            let padded: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if numeric(i) {
+                        format!("{c:>width$}", width = widths[i])
+                    } else {
+                        format!("{c:<width$}", width = widths[i])
+                    }
+                })
+                .collect();
+            padded.join("  ").trim_end().to_owned() + "\n"
+        };
+        std::iter::once(line(&self.headers))
+            .chain(self.rows.iter().map(|r| line(r)))
+            .collect()
+    }
+}
+
+/// What a results bundle declares itself to be, so the site can refuse other JSON clearly.
+pub const BUNDLE_KIND: &str = "wasmeval-bundle";
+
+/// Everything the static site needs, in one JSON file: the tasks with their metadata, every
+/// result, and the headline metrics (overall and per model) as the command line computed them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// Always [`BUNDLE_KIND`].
+    pub kind: String,
+    /// [`crate::FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The tasks.
+    pub tasks: Vec<Task>,
+    /// The results, in sample order.
+    pub results: Vec<SampleResult>,
+    /// Metrics of everything, grouped by model.
+    pub metrics: Report,
+}
+
+impl Bundle {
+    /// A bundle of `tasks` and `results`, with metrics by model.
+    pub fn new(tasks: Vec<Task>, results: Vec<SampleResult>) -> Self {
+        let metrics = Report::new(&tasks, &results, &Query::default(), &[Facet::Model]);
+        Bundle {
+            kind: BUNDLE_KIND.into(),
+            format_version: crate::FORMAT_VERSION,
+            tasks,
+            results,
+            metrics,
+        }
+    }
+
+    /// Parses a bundle, saying what is wrong with the path of the field (`results[3].verdict`).
+    pub fn parse(text: &str) -> Result<Bundle, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        match value.get("kind").and_then(|k| k.as_str()) {
+            Some(BUNDLE_KIND) => {}
+            Some(other) => return Err(format!("kind: expected `{BUNDLE_KIND}`, found `{other}`")),
+            None => return Err(format!("kind: missing; this is not a {BUNDLE_KIND}")),
+        }
+        match value.get("format_version").and_then(|v| v.as_u64()) {
+            Some(v) if v <= u64::from(crate::FORMAT_VERSION) => {}
+            Some(v) => {
+                return Err(format!(
+                    "format_version: {v} is newer than this reader's {}",
+                    crate::FORMAT_VERSION
+                ))
+            }
+            None => return Err("format_version: missing".into()),
+        }
+        serde_path_to_error::deserialize(value).map_err(|e| format!("{}: {}", e.path(), e.inner()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_what_needs_it() {
+        let table = Table {
+            headers: vec!["topic".into(), "n".into()],
+            rows: vec![vec!["a, b".into(), "1".into()], vec!["say \"x\"".into(), "2".into()]],
+        };
+        assert_eq!(
+            table.to_csv(),
+            "topic,n\r\n\"a, b\",1\r\n\"say \"\"x\"\"\",2\r\n"
+        );
+        assert_eq!(table.to_text(), "topic    n\na, b     1\nsay \"x\"  2\n");
+    }
+
+    #[test]
+    fn pass_at_k_columns_sort_by_k() {
+        assert_eq!(
+            sorted_ks(&["pass@10".into(), "pass@2".into(), "pass@1".into()]),
+            ["pass@1", "pass@2", "pass@10"]
+        );
+    }
+}
