@@ -64,3 +64,20 @@ pub fn to_lines<'a, T: serde::Serialize + 'a>(values: impl IntoIterator<Item = &
     }
     out
 }
+
+/// The elements of a JSON array (a whole file holding `[{...}, {...}]`) with the line each starts
+/// on, so that records of array files are reported by line like those of JSON Lines.
+pub fn array_records<'a>(file: &str, text: &'a str) -> Result<Vec<(u64, &'a str)>, FormatError> {
+    let elements: Vec<&serde_json::value::RawValue> = serde_json::from_str(text)
+        .map_err(|e| FormatError::new(file, e.line() as u64, e.to_string()))?;
+    Ok(elements
+        .into_iter()
+        .map(|raw| {
+            let record = raw.get();
+            // `record` borrows from `text`: its offset gives its line.
+            let offset = record.as_ptr() as usize - text.as_ptr() as usize;
+            let line = text[..offset].matches('\n').count() as u64 + 1;
+            (line, record)
+        })
+        .collect())
+}

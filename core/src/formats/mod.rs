@@ -6,6 +6,7 @@
 pub mod humaneval;
 pub mod jsonl;
 pub mod mbpp;
+pub mod sceneval;
 pub mod tasks;
 
 pub use jsonl::FormatError;

