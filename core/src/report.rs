@@ -67,6 +67,18 @@ impl Report {
     /// Scores the results that `query` selects, overall and grouped by the cross product of
     /// `facets` (a sample of a task with two topics counts in both topics' groups).
     pub fn new(tasks: &[Task], results: &[SampleResult], query: &Query, facets: &[Facet]) -> Self {
+        Self::with_options(tasks, results, query, facets, &ScoreOptions::default())
+    }
+
+    /// [`Report::new`] with other k values or attempts allowed; `max_rate` is always taken from
+    /// the selected results.
+    pub fn with_options(
+        tasks: &[Task],
+        results: &[SampleResult],
+        query: &Query,
+        facets: &[Facet],
+        options: &ScoreOptions,
+    ) -> Self {
         let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
         let mut results_without_task = 0;
         let selected: Vec<(&Task, &SampleResult)> = results
@@ -80,7 +92,10 @@ impl Report {
             })
             .filter(|(task, r)| query.matches_sample(task, r.model.as_deref()))
             .collect();
-        let options = ScoreOptions::for_results(selected.iter().map(|(_, r)| *r));
+        let options = ScoreOptions {
+            max_rate: crate::metrics::max_rate(selected.iter().map(|(_, r)| *r)),
+            ..options.clone()
+        };
 
         let mut groups: BTreeMap<Vec<GroupKey>, Vec<&SampleResult>> = BTreeMap::new();
         if !facets.is_empty() {

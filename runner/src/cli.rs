@@ -11,6 +11,11 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for any other failure of wasmeval itself.
 pub const EXIT_FAILURE: u8 = 1;
 
+/// Bad input that is not in a file (a flag's value): exits with [`EXIT_BAD_INPUT`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
 /// Evaluate model-generated code safely, inside a WebAssembly sandbox.
 #[derive(Debug, Parser)]
 #[command(name = "wasmeval", version, about)]
@@ -24,6 +29,9 @@ enum Command {
     /// Run samples against their tasks' tests and write verdicts, pass@k and a summary.
     #[command(after_help = RUN_EXAMPLES)]
     Run(commands::run::RunArgs),
+    /// Score results per scenario: every metric grouped by any facet, over any selection.
+    #[command(after_help = REPORT_EXAMPLES)]
+    Report(commands::report::ReportArgs),
     /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
     #[command(name = "__confined-exec", hide = true)]
     ConfinedExec(commands::confined_exec::ConfinedExecArgs),
@@ -36,6 +44,21 @@ Examples:
   # killed half way? run the same command again: it resumes where it stopped
 
 Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
+
+const REPORT_EXAMPLES: &str = "\
+Examples:
+  wasmeval report out/demo                                  # every metric, overall
+  wasmeval report out/demo --by model --by topic            # per model and topic
+  wasmeval report out/demo --by complexity --where 'source=textbook;year=2018..'
+  wasmeval report out/demo --where 'topic=recursion|strings' --save-query q.json
+  wasmeval report out/demo --where @q.json --by model --format csv > table.csv
+  wasmeval report out/demo --bundle site/bundle.json        # for the static site
+
+Queries: terms `field=value` joined by `;`, alternatives with `|`, ranges `min..max`.
+Fields: source (kind or name), topic, topics_all, year, cyclomatic, cognitive, loc,
+language, difficulty, model, task. Or JSON, or @FILE holding JSON.
+Facets: topic, source, source_kind, year, complexity (cyclomatic), cognitive, loc,
+language, difficulty, model, task.";
 
 /// Limits of one sandboxed execution, shared by every subcommand that runs code.
 #[derive(Debug, Clone, Args)]
@@ -88,6 +111,11 @@ impl RuntimeArgs {
     /// The private folder for compiled modules.
     pub fn module_cache_dir(&self) -> PathBuf {
         home_dir().join("modules")
+    }
+
+    /// The private folder for samples compiled to WASI modules.
+    pub fn compiled_dir(&self) -> PathBuf {
+        home_dir().join("compiled")
     }
 }
 
@@ -154,6 +182,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => commands::run::run(args),
+        Command::Report(args) => commands::report::run(args),
         // Returns its own exit codes: on success the process has become the compiler.
         Command::ConfinedExec(args) => return commands::confined_exec::run(args),
     };
@@ -163,7 +192,9 @@ pub fn main() -> ExitCode {
             eprintln!("wasmeval: error: {error:#}");
             let bad_input = error
                 .chain()
-                .any(|cause| cause.is::<wasmeval_core::formats::FormatError>());
+                .any(|cause| {
+                    cause.is::<wasmeval_core::formats::FormatError>() || cause.is::<BadInput>()
+                });
             ExitCode::from(if bad_input {
                 EXIT_BAD_INPUT
             } else {

@@ -8,7 +8,9 @@
 pub mod cli;
 pub mod commands;
 pub mod evaluate;
+pub mod evaluator;
 pub mod input;
+pub mod io_tests;
 pub mod python;
 pub mod sandbox;
 pub mod store;

@@ -1,4 +1,5 @@
 //! One module per subcommand.
 
 pub mod confined_exec;
+pub mod report;
 pub mod run;

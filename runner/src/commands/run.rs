@@ -2,6 +2,8 @@
 
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::evaluate::{run_pool, Job};
+use crate::evaluator::{can_run, Evaluator};
+use crate::toolchain::{CompileLimits, Toolchains};
 use crate::input;
 use crate::python::PythonRuntime;
 use crate::sandbox::Sandbox;
@@ -13,7 +15,10 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use wasmeval_core::formats::humaneval;
-use wasmeval_core::{RunSummary, Task, TaskId};
+use wasmeval_core::{Language, RunSummary, Task, TaskId};
+
+/// The run's tasks, in wasmeval's format, written beside the results.
+pub const TASKS_FILE: &str = "tasks.jsonl";
 
 /// Flags of `wasmeval run`.
 #[derive(Debug, Args)]
@@ -33,6 +38,10 @@ pub struct RunArgs {
     /// Discard results already in the output folder instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
+    /// Compile untrusted samples even where the compiler cannot be confined (no Landlock):
+    /// compile-time code could then read any file this user can.
+    #[arg(long)]
+    pub allow_unconfined_compilation: bool,
     /// Sandbox limits.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -70,22 +79,67 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         );
     }
 
+    // Samples of languages this build cannot run are reported and left out, like unknown tasks.
+    let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
+    for (sample, _) in &samples {
+        if let Some(task) = by_id.get(&sample.task_id) {
+            if !can_run(task.language) {
+                *unsupported.entry(task.language).or_insert(0) += 1;
+            }
+        }
+    }
+    for (language, count) in &unsupported {
+        eprintln!("wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run yet; they are left out");
+    }
+    let needs = |language: Language| {
+        samples.iter().any(|(sample, _)| {
+            by_id
+                .get(&sample.task_id)
+                .is_some_and(|t| t.language == language)
+        })
+    };
+
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let sandbox = Sandbox::new(workers)?;
-    let runtime = PythonRuntime::load(
-        &sandbox,
-        &args.runtime.runtime_dir(),
-        &args.runtime.module_cache_dir(),
-    )?;
+    let python = if needs(Language::Python) {
+        Some(PythonRuntime::load(
+            &sandbox,
+            &args.runtime.runtime_dir(),
+            &args.runtime.module_cache_dir(),
+        )?)
+    } else {
+        None
+    };
+    let toolchains = if needs(Language::Rust) {
+        Some(
+            Toolchains::detect(
+                &args.runtime.compiled_dir(),
+                args.allow_unconfined_compilation,
+            )
+            .context("cannot set up the Rust compiler (scripts/setup installs its target)")?,
+        )
+    } else {
+        None
+    };
     let manifest = RunManifest {
         format_version: wasmeval_core::FORMAT_VERSION,
         tasks_sha256: sha256_hex(tasks_text.as_bytes()),
         samples_sha256: sha256_hex(samples_text.as_bytes()),
-        runtime_sha256: runtime.sha256().to_owned(),
+        runtime_sha256: python
+            .as_ref()
+            .map_or_else(|| "none".to_owned(), |p| p.sha256().to_owned()),
         limits,
+    };
+    let evaluator = Evaluator {
+        sandbox: &sandbox,
+        python,
+        toolchains,
+        module_cache: args.runtime.module_cache_dir(),
+        limits,
+        compile_limits: CompileLimits::default(),
     };
     if args.fresh {
         ResultStore::discard(&args.out)?;
@@ -96,6 +150,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .iter()
         .filter(|(sample, _)| !store.is_done(sample.index))
         .filter_map(|(sample, _)| by_id.get(&sample.task_id).map(|&task| Job { task, sample }))
+        .filter(|job| can_run(job.task.language))
         .collect();
     if !store.is_empty() {
         eprintln!(
@@ -113,7 +168,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     run_pool(
         &jobs,
         workers,
-        |job| runtime.evaluate(&sandbox, job.task, job.sample, &limits),
+        |job| evaluator.evaluate(job.task, job.sample),
         |result| {
             passed += u64::from(result.verdict == wasmeval_core::Verdict::Passed);
             store.append(result)?;
@@ -144,6 +199,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     write_atomically(
         &args.out.join(format!("{samples_name}_results.jsonl")),
         wasmeval_core::formats::jsonl::to_lines(&compatible).as_bytes(),
+    )?;
+    // The tasks beside the results make the folder self-contained for `wasmeval report`.
+    write_atomically(
+        &args.out.join(TASKS_FILE),
+        wasmeval_core::formats::jsonl::to_lines(&tasks).as_bytes(),
     )?;
     let summary = RunSummary::new(&tasks, &results, unknown);
     write_atomically(

@@ -597,6 +597,137 @@ mod tests {
         );
     }
 
+    /// A plain suite (`p`), an io suite the harness never sees, and alternatives `A` (a1, a2),
+    /// `B` (b1..b3), `C` (c1, c2): the harness numbers p, a1, a2, b1, b2, b3, c1, c2 from 0.
+    fn alternatives_task() -> Task {
+        parse_task(
+            r#"{"id":"alt","prompt":"","tests":[
+                {"kind":"assertions","cases":[{"name":"p","code":"assert f"}]},
+                {"kind":"io","cases":[{"name":"io1","stdin":"","stdout":"x"}]},
+                {"kind":"alternatives","entry_point":"f","sets":[
+                    {"name":"A","cases":[{"name":"a1","code":"1"},{"name":"a2","code":"2"}]},
+                    {"name":"B","setup":"s = 1","cases":[{"name":"b1","code":"1"},{"name":"b2","code":"2"},{"name":"b3","code":"3"}]},
+                    {"name":"C","cases":[{"name":"c1","code":"1"},{"name":"c2","code":"2"}]}]}]}"#,
+        )
+        .unwrap()
+    }
+
+    /// A complete report in which case i ended with `kinds[i]`.
+    fn full_report(kinds: &[&str]) -> String {
+        let mut stdout = format!("\n{TOKEN} loaded\n");
+        for (i, kind) in kinds.iter().enumerate() {
+            let message = if *kind == "passed" { "null" } else { "\"E\"" };
+            stdout += &format!("\n{TOKEN} start {i}\n\n{TOKEN} end {i} {kind} {message}\n");
+        }
+        stdout + &format!("\n{TOKEN} done\n")
+    }
+
+    fn judged_alternatives(exit: Exit, stdout: &str) -> SampleResult {
+        let task = alternatives_task();
+        judge(
+            &task,
+            &sample(),
+            &Layout::of(&task),
+            TOKEN,
+            execution(exit, stdout),
+        )
+    }
+
+    fn names(result: &SampleResult) -> Vec<&str> {
+        result.cases.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn the_harness_gets_assertion_and_alternatives_suites_but_not_io_suites() {
+        let task = alternatives_task();
+        let suites = harness_suites(&task);
+        let kinds: Vec<&str> = suites.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+        assert_eq!(kinds, ["assertions", "alternatives"]);
+        assert_eq!(suites[1]["entry_point"], "f");
+        assert_eq!(suites[1]["sets"][1]["setup"], "s = 1");
+        assert_eq!(suites[1]["sets"][1]["cases"][2], "3");
+        assert_eq!(
+            Layout::of(&task).names,
+            ["p", "a1", "a2", "b1", "b2", "b3", "c1", "c2"]
+        );
+        // Without alternatives, nothing changes: no alternative, every case shown.
+        let result = judged(Exit::Code(0), &full_report(&["passed"; 3]));
+        assert_eq!(
+            (result.verdict, result.alternative),
+            (Verdict::Passed, None)
+        );
+    }
+
+    #[test]
+    fn the_first_complete_set_is_shown_and_passes_the_sample() {
+        let p = "passed";
+        let w = "wrong_answer";
+        // A fails, B and C pass completely: B is shown.
+        let result = judged_alternatives(Exit::Code(0), &full_report(&[p, w, p, p, p, p, p, p]));
+        assert_eq!(result.verdict, Verdict::Passed);
+        assert_eq!(result.alternative.as_deref(), Some("B"));
+        assert_eq!(names(&result), ["p", "b1", "b2", "b3"]);
+        assert_eq!(result.message, None);
+    }
+
+    #[test]
+    fn without_a_complete_set_the_closest_is_shown_ties_going_to_the_first() {
+        let p = "passed";
+        let w = "wrong_answer";
+        let r = "runtime_error";
+        // A 0, B 2, C 1 passed: B.
+        let result = judged_alternatives(Exit::Code(0), &full_report(&[p, w, r, p, w, p, p, w]));
+        assert_eq!(result.verdict, Verdict::WrongAnswer);
+        assert_eq!(result.alternative.as_deref(), Some("B"));
+        assert_eq!(names(&result), ["p", "b1", "b2", "b3"]);
+        assert_eq!(
+            verdicts(&result),
+            [
+                Verdict::Passed,
+                Verdict::Passed,
+                Verdict::WrongAnswer,
+                Verdict::Passed
+            ]
+        );
+        // One each: A, the first. The verdict is that of the shown set's first failing case.
+        let result = judged_alternatives(Exit::Code(0), &full_report(&[p, p, r, p, w, w, w, p]));
+        assert_eq!(result.alternative.as_deref(), Some("A"));
+        assert_eq!(result.verdict, Verdict::RuntimeError);
+    }
+
+    #[test]
+    fn a_complete_set_does_not_excuse_a_failing_plain_suite() {
+        let p = "passed";
+        let result = judged_alternatives(
+            Exit::Code(0),
+            &full_report(&["wrong_answer", p, p, p, p, p, p, p]),
+        );
+        assert_eq!(result.verdict, Verdict::WrongAnswer);
+        assert_eq!(result.alternative.as_deref(), Some("A"));
+        assert_eq!(names(&result), ["p", "a1", "a2"]);
+    }
+
+    #[test]
+    fn a_set_cut_short_by_a_limit_leaves_the_later_sets_not_run() {
+        // A's second case ran out of fuel: B and C never ran.
+        let stdout = format!(
+            "\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 passed null\n\n{TOKEN} start 1\n\n{TOKEN} end 1 passed null\n\n{TOKEN} start 2\n"
+        );
+        let result = judged_alternatives(Exit::OutOfFuel, &stdout);
+        assert_eq!(result.alternative.as_deref(), Some("A"));
+        assert_eq!(
+            (result.verdict, result.timeout_cause),
+            (Verdict::Timeout, Some(TimeoutCause::Fuel))
+        );
+        assert_eq!(result.message.as_deref(), Some("fuel budget exhausted"));
+        // A report that ends every case of every set but misses `done` after a trap still counts.
+        let mut complete = full_report(&["passed"; 8]);
+        complete.truncate(complete.len() - format!("\n{TOKEN} done\n").len());
+        let result = judged_alternatives(Exit::Trap("unreachable".into()), &complete);
+        assert_eq!(result.verdict, Verdict::Passed);
+        assert_eq!(result.alternative.as_deref(), Some("A"));
+    }
+
     #[test]
     fn a_garbled_report_is_a_harness_error() {
         let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} start 7\n");

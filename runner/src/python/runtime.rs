@@ -1,7 +1,7 @@
 //! The Python interpreter guest: a CPython build for wasm32-wasip1 installed by `scripts/setup`,
 //! described by the `runtime.json` beside it.
 
-use crate::sandbox::{cache, Entry, Preopen, Sandbox};
+use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
 use anyhow::Context;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -78,6 +78,41 @@ impl PythonRuntime {
             env: manifest.env,
             sha256,
         })
+    }
+
+    /// An invocation of the interpreter with `args` after `argv[0]`: the runtime's read-only
+    /// folders, `job` read-only at `/job`, `scratch` writable at `/tmp`, and a fixed environment
+    /// (no hash randomisation, no bytecode files).
+    pub(crate) fn invocation(&self, args: &[&str], job: &Path, scratch: &Path) -> Invocation {
+        let mut preopens = self.preopens.clone();
+        preopens.push(Preopen {
+            host: job.to_owned(),
+            guest: "/job".into(),
+            writable: false,
+        });
+        preopens.push(Preopen {
+            host: scratch.to_owned(),
+            guest: "/tmp".into(),
+            writable: true,
+        });
+        let mut env = self.env.clone();
+        env.extend(
+            [
+                ("HOME", "/tmp"),
+                ("TMPDIR", "/tmp"),
+                ("PYTHONHASHSEED", "0"),
+                ("PYTHONDONTWRITEBYTECODE", "1"),
+            ]
+            .map(|(k, v)| (k.to_owned(), v.to_owned())),
+        );
+        Invocation {
+            args: std::iter::once(self.argv0.clone())
+                .chain(args.iter().map(|a| a.to_string()))
+                .collect(),
+            env,
+            preopens,
+            stdin: Vec::new(),
+        }
     }
 
     /// SHA-256 of the interpreter module, hex.

@@ -1,0 +1,168 @@
+//! `wasmeval report`: every metric of a run per scenario, as a table, CSV or JSON, and the results
+//! bundle the static site opens. All numbers come from wasmeval-core's [`Report`].
+
+use crate::cli::BadInput;
+use crate::commands::run::TASKS_FILE;
+use crate::input;
+use crate::store::write_atomically;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use wasmeval_core::facets::Facet;
+use wasmeval_core::formats::{jsonl, tasks};
+use wasmeval_core::metrics::{ScoreOptions, DEFAULT_ATTEMPT_K};
+use wasmeval_core::query::Query;
+use wasmeval_core::report::{Bundle, Report};
+use wasmeval_core::{SampleResult, Task};
+
+/// Flags of `wasmeval report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A run's output folder (with results.jsonl and tasks.jsonl), or a bundle (.json).
+    #[arg(value_name = "RESULTS")]
+    pub results: PathBuf,
+    /// Task file, for a results folder written without tasks.jsonl.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// Group by a facet; repeat for a cross product (`--by model --by topic`).
+    #[arg(long = "by", value_name = "FACET", value_parser = parse_facet)]
+    pub by: Vec<Facet>,
+    /// Select tasks and samples; repeat to narrow further. A query, JSON, or @FILE.
+    #[arg(long = "where", value_name = "QUERY")]
+    pub queries: Vec<String>,
+    /// Save the selection (all --where together) as a JSON query file.
+    #[arg(long, value_name = "FILE")]
+    pub save_query: Option<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: ReportFormat,
+    /// The k of each pass@k; repeat for several [default: 1, 10, 100].
+    #[arg(long = "k", value_name = "K")]
+    pub ks: Vec<u32>,
+    /// Attempts allowed by #attempt_k.
+    #[arg(long, default_value_t = DEFAULT_ATTEMPT_K, value_name = "K")]
+    pub attempts: u32,
+    /// Also write the results bundle (tasks, results, metrics) for the static site.
+    #[arg(long, value_name = "FILE")]
+    pub bundle: Option<PathBuf>,
+}
+
+/// How `wasmeval report` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned columns and the dataset's distributions.
+    Table,
+    /// The whole report as JSON.
+    Json,
+    /// The metrics table as CSV.
+    Csv,
+}
+
+fn parse_facet(text: &str) -> Result<Facet, String> {
+    text.parse()
+}
+
+/// Runs `wasmeval report`.
+pub fn run(args: ReportArgs) -> anyhow::Result<()> {
+    let (tasks, results) = load(&args.results, args.tasks.as_deref())?;
+    let mut query = Query::default();
+    for text in &args.queries {
+        query = query.and(parse_query(text)?);
+    }
+    if let Some(path) = &args.save_query {
+        write_atomically(path, &serde_json::to_vec_pretty(&query)?)
+            .with_context(|| format!("cannot save the query to {}", path.display()))?;
+    }
+    let defaults = ScoreOptions::default();
+    let options = ScoreOptions {
+        ks: if args.ks.is_empty() {
+            defaults.ks
+        } else {
+            args.ks.clone()
+        },
+        attempt_k: args.attempts.max(1),
+        max_rate: None,
+    };
+    let report = Report::with_options(&tasks, &results, &query, &args.by, &options);
+    let text = match args.format {
+        ReportFormat::Table => table_text(&report),
+        ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+        ReportFormat::Csv => report.table().to_csv(),
+    };
+    if let Some(path) = &args.bundle {
+        let bundle = Bundle::new(tasks, results);
+        write_atomically(path, &serde_json::to_vec(&bundle)?)
+            .with_context(|| format!("cannot write the bundle {}", path.display()))?;
+        eprintln!("wasmeval: bundle written to {}", path.display());
+    }
+    // A closed pipe (`| head`) is not an error.
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(())
+}
+
+/// A `--where` value: a query, JSON, or `@FILE` holding one.
+fn parse_query(text: &str) -> anyhow::Result<Query> {
+    let (source, query_text) = match text.strip_prefix('@') {
+        Some(path) => (
+            path.to_owned(),
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+        ),
+        None => ("--where".to_owned(), text.to_owned()),
+    };
+    Query::parse(&query_text).map_err(|e| BadInput(format!("{source}: {e}")).into())
+}
+
+/// Tasks and results from a run folder or a bundle file.
+fn load(path: &Path, tasks_file: Option<&Path>) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+    if path.is_file() {
+        let text = input::read_text(path)?;
+        let bundle = Bundle::parse(&text)
+            .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+        return Ok((bundle.tasks, bundle.results));
+    }
+    let results_path = path.join("results.jsonl");
+    let results_text = input::read_text(&results_path)?;
+    let results: Vec<SampleResult> =
+        jsonl::parse_lines(&results_path.display().to_string(), &results_text)?;
+    let tasks_path = tasks_file
+        .map(Path::to_owned)
+        .unwrap_or_else(|| path.join(TASKS_FILE));
+    let tasks_text = input::read_text(&tasks_path).with_context(|| {
+        format!(
+            "{} has no tasks file: pass --tasks with the run's task file",
+            path.display()
+        )
+    })?;
+    let tasks = tasks::parse_tasks(&tasks_path.display().to_string(), &tasks_text)?;
+    Ok((tasks, results))
+}
+
+/// The metrics table, then the selection's distributions.
+fn table_text(report: &Report) -> String {
+    let mut text = format!(
+        "{} tasks selected, {} samples scored\n\n",
+        report.tasks, report.overall.samples
+    );
+    text.push_str(&report.table().to_text());
+    if report.results_without_task > 0 {
+        text.push_str(&format!(
+            "\n{} results name tasks that are not in the task file (not scored)\n",
+            report.results_without_task
+        ));
+    }
+    for distribution in &report.distributions {
+        let counts: Vec<String> = distribution
+            .counts
+            .iter()
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect();
+        text.push_str(&format!(
+            "\ntasks by {}: {}",
+            distribution.facet,
+            counts.join(", ")
+        ));
+    }
+    text.push('\n');
+    text
+}

@@ -1,0 +1,234 @@
+//! `io` suites: each case runs the whole program once with the case's stdin, and its stdout is
+//! compared with the expected output by the suite's rule (exact, whitespace, epsilon). The same
+//! for every language: the caller says how to start the program (a compiled module, or the
+//! interpreter with the program as a script).
+
+use crate::sandbox::{Entry, Execution, Exit, Invocation, Limits, Sandbox};
+use std::time::Duration;
+use wasmeval_core::compare::compare_output;
+use wasmeval_core::{CaseResult, Sample, SampleResult, Task, TestSuite, TimeoutCause, Verdict};
+use wasmtime::Module;
+
+/// Output excerpts kept in results, per stream.
+pub const EXCERPT_BYTES: usize = 2048;
+
+/// How to start the program under test.
+pub struct Program<'a> {
+    /// The module to run.
+    pub module: &'a Module,
+    /// How it is entered.
+    pub entry: Entry,
+    /// Arguments, environment and files; each case adds its stdin.
+    pub invocation: Invocation,
+}
+
+/// Every `io` case of a task, run and judged, with the measurements of all its executions.
+#[derive(Debug, Default)]
+pub struct IoRun {
+    /// The cases, in the task's order.
+    pub cases: Vec<CaseResult>,
+    /// Fuel of all executions.
+    pub fuel: u64,
+    /// Wall-clock time of all executions.
+    pub wall: Duration,
+    /// Largest memory any execution reached.
+    pub peak_memory: u64,
+    /// Output of the first case that did not pass (or else of the first case), capped.
+    pub stdout: String,
+    /// Its stderr, capped.
+    pub stderr: String,
+    /// Bytes written by all executions.
+    pub output_bytes: u64,
+}
+
+/// Whether the task has `io` suites.
+pub fn has_io_suites(task: &Task) -> bool {
+    task.tests
+        .iter()
+        .any(|s| matches!(s, TestSuite::Io { .. }))
+}
+
+/// The verdict of an execution that ended abnormally (not by returning or exiting with 0), or
+/// `None` when it ended normally.
+pub fn abnormal_end(execution: &Execution) -> Option<(Verdict, Option<TimeoutCause>, String)> {
+    Some(match &execution.exit {
+        Exit::OutOfFuel => (
+            Verdict::Timeout,
+            Some(TimeoutCause::Fuel),
+            "fuel budget exhausted".into(),
+        ),
+        Exit::WallTimeout => (
+            Verdict::Timeout,
+            Some(TimeoutCause::Wall),
+            "wall-clock limit reached".into(),
+        ),
+        Exit::OutputLimit => (Verdict::OutputLimit, None, "output limit exceeded".into()),
+        _ if execution.memory_denied => (Verdict::MemoryLimit, None, "memory limit reached".into()),
+        Exit::Trap(trap) => (Verdict::RuntimeError, None, format!("trap: {trap}")),
+        Exit::Code(0) => return None,
+        Exit::Code(code) => (
+            Verdict::RuntimeError,
+            None,
+            format!("the program exited with code {code}"),
+        ),
+    })
+}
+
+/// The start of `bytes` as text, at most [`EXCERPT_BYTES`], on a character boundary.
+pub fn excerpt(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(EXCERPT_BYTES)]);
+    text.trim_end_matches('\u{fffd}').to_owned()
+}
+
+/// Runs every `io` case of `task`. After a case times out, the rest of its suite is not run
+/// (each would likely burn the whole budget again) and gets the same verdict, marked `not run`.
+pub fn run_io_suites(
+    sandbox: &Sandbox,
+    program: &Program<'_>,
+    task: &Task,
+    limits: &Limits,
+) -> anyhow::Result<IoRun> {
+    let mut run = IoRun::default();
+    let mut shown: Option<bool> = None; // Whether the excerpt kept is of a failing case.
+    for suite in &task.tests {
+        let TestSuite::Io {
+            group,
+            compare,
+            tolerance,
+            cases,
+        } = suite
+        else {
+            continue;
+        };
+        let mut timed_out: Option<(Option<TimeoutCause>, String)> = None;
+        for case in cases {
+            let name = case_name(group, &case.name);
+            if let Some((cause, message)) = &timed_out {
+                run.cases.push(CaseResult {
+                    name,
+                    verdict: Verdict::Timeout,
+                    timeout_cause: *cause,
+                    message: Some(format!("not run: {message}")),
+                });
+                continue;
+            }
+            let mut invocation = program.invocation.clone();
+            invocation.stdin = case.stdin.clone().into_bytes();
+            let execution = sandbox.run(program.module, program.entry, &invocation, limits)?;
+            run.fuel += execution.fuel;
+            run.wall += execution.wall;
+            run.peak_memory = run.peak_memory.max(execution.peak_memory);
+            let output = &execution.output;
+            run.output_bytes += output.written;
+            let (verdict, timeout_cause, message) = match abnormal_end(&execution) {
+                Some(ended) => ended,
+                None => {
+                    let stdout = String::from_utf8_lossy(&output.stdout);
+                    match compare_output(&case.stdout, &stdout, *compare, *tolerance) {
+                        Ok(()) => (Verdict::Passed, None, String::new()),
+                        Err(difference) => (Verdict::WrongAnswer, None, difference),
+                    }
+                }
+            };
+            if verdict == Verdict::Timeout {
+                timed_out = Some((timeout_cause, message.clone()));
+            }
+            let failing = verdict != Verdict::Passed;
+            if shown.is_none() || (failing && shown == Some(false)) {
+                run.stdout = excerpt(&output.stdout);
+                run.stderr = excerpt(&output.stderr);
+                shown = Some(failing);
+            }
+            run.cases.push(CaseResult {
+                name,
+                verdict,
+                timeout_cause,
+                message: (!message.is_empty()).then_some(message),
+            });
+        }
+    }
+    Ok(run)
+}
+
+impl IoRun {
+    /// The sample's result when `io` suites are all its task has.
+    pub fn into_result(self, task: &Task, sample: &Sample) -> SampleResult {
+        let mut result = SampleResult {
+            format_version: wasmeval_core::FORMAT_VERSION,
+            index: sample.index,
+            task_id: task.id.clone(),
+            model: sample.model.clone(),
+            info: sample.info.clone(),
+            verdict: Verdict::Passed,
+            timeout_cause: None,
+            message: None,
+            cases: Vec::new(),
+            alternative: None,
+            fuel: 0,
+            wall_us: 0,
+            peak_memory: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+            output_bytes: 0,
+        };
+        self.append_to(&mut result);
+        result
+    }
+
+    /// Adds these cases and measurements to a result of the task's other suites; the verdict
+    /// stays that of the first case that did not pass.
+    pub fn append_to(self, result: &mut SampleResult) {
+        result.cases.extend(self.cases);
+        result.fuel += self.fuel;
+        result.wall_us += u64::try_from(self.wall.as_micros()).unwrap_or(u64::MAX);
+        result.peak_memory = result.peak_memory.max(self.peak_memory);
+        result.output_bytes += self.output_bytes;
+        if result.stdout.is_empty() && result.stderr.is_empty() {
+            result.stdout = self.stdout;
+            result.stderr = self.stderr;
+        }
+        if result.verdict == Verdict::Passed {
+            if let Some(case) = result.cases.iter().find(|c| c.verdict != Verdict::Passed) {
+                result.verdict = case.verdict;
+                result.timeout_cause = case.timeout_cause;
+                result.message = Some(match &case.message {
+                    Some(message) => format!("{}: {message}", case.name),
+                    None => case.name.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// The result of a sample that produced no program (it did not compile): every `io` case gets the
+/// sample's verdict, so that pass ratios count them as failed.
+pub fn without_program(
+    task: &Task,
+    sample: &Sample,
+    verdict: Verdict,
+    message: String,
+) -> SampleResult {
+    let mut result = IoRun::default().into_result(task, sample);
+    for suite in &task.tests {
+        if let TestSuite::Io { group, cases, .. } = suite {
+            result.cases.extend(cases.iter().map(|case| CaseResult {
+                name: case_name(group, &case.name),
+                verdict,
+                timeout_cause: None,
+                message: Some("not run".into()),
+            }));
+        }
+    }
+    result.verdict = verdict;
+    result.message = Some(message);
+    result
+}
+
+/// A case's name in results: `group/name`, or the name alone outside a group.
+fn case_name(group: &str, name: &str) -> String {
+    if group.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{group}/{name}")
+    }
+}
