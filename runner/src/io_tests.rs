@@ -74,10 +74,17 @@ pub fn abnormal_end(execution: &Execution) -> Option<(Verdict, Option<TimeoutCau
     })
 }
 
-/// The start of `bytes` as text, at most [`EXCERPT_BYTES`], on a character boundary.
-pub fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(EXCERPT_BYTES)]);
-    text.trim_end_matches('\u{fffd}').to_owned()
+/// The start of `text`, at most [`EXCERPT_BYTES`] cut on a character boundary, with `…` when
+/// something was left out.
+pub fn excerpt(text: &str) -> String {
+    if text.len() <= EXCERPT_BYTES {
+        return text.to_owned();
+    }
+    let mut end = EXCERPT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }
 
 /// Runs every `io` case of `task`. After a case times out, the rest of its suite is not run
@@ -135,8 +142,8 @@ pub fn run_io_suites(
             }
             let failing = verdict != Verdict::Passed;
             if shown.is_none() || (failing && shown == Some(false)) {
-                run.stdout = excerpt(&output.stdout);
-                run.stderr = excerpt(&output.stderr);
+                run.stdout = excerpt(&String::from_utf8_lossy(&output.stdout));
+                run.stderr = excerpt(&String::from_utf8_lossy(&output.stderr));
                 shown = Some(failing);
             }
             run.cases.push(CaseResult {

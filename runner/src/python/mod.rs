@@ -9,7 +9,8 @@ mod runtime;
 
 pub use runtime::PythonRuntime;
 
-use crate::sandbox::{Execution, Exit, Invocation, Limits, Preopen, Sandbox};
+use crate::io_tests::{abnormal_end, excerpt};
+use crate::sandbox::{Execution, Exit, Limits, Sandbox};
 use anyhow::Context;
 use std::ops::Range;
 use wasmeval_core::{
@@ -18,8 +19,6 @@ use wasmeval_core::{
 
 /// The harness, written into every job folder.
 const HARNESS: &str = include_str!("../../../guests/python/harness.py");
-/// Output excerpts kept in results, per stream.
-const EXCERPT_BYTES: usize = 2048;
 
 impl PythonRuntime {
     /// Runs `sample` against the assertion cases of `task`; `Err` only when the host fails.
@@ -43,39 +42,11 @@ impl PythonRuntime {
         std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;
 
         let token = fresh_token();
-        let mut preopens = self.preopens.clone();
-        preopens.push(Preopen {
-            host: job.path().to_owned(),
-            guest: "/job".into(),
-            writable: false,
-        });
-        preopens.push(Preopen {
-            host: scratch.path().to_owned(),
-            guest: "/tmp".into(),
-            writable: true,
-        });
-        let mut env = self.env.clone();
-        env.extend(
-            [
-                ("HOME", "/tmp"),
-                ("TMPDIR", "/tmp"),
-                ("PYTHONHASHSEED", "0"),
-                ("PYTHONDONTWRITEBYTECODE", "1"),
-            ]
-            .map(|(k, v)| (k.to_owned(), v.to_owned())),
+        let invocation = self.invocation(
+            &["-c", HARNESS, &token, "/job"],
+            job.path(),
+            scratch.path(),
         );
-        let invocation = Invocation {
-            args: vec![
-                self.argv0.clone(),
-                "-c".into(),
-                HARNESS.into(),
-                token.clone(),
-                "/job".into(),
-            ],
-            env,
-            preopens,
-            stdin: Vec::new(),
-        };
         let execution = sandbox.run(&self.module, self.entry, &invocation, limits)?;
         Ok(judge(task, sample, &Layout::of(task), &token, execution))
     }
@@ -258,25 +229,15 @@ fn apply(report: &mut Report, line: &str) -> Result<(), &'static str> {
 
 /// The verdict an abnormal end of the process gives to the case that was running.
 fn verdict_of_exit(execution: &Execution) -> (Verdict, Option<TimeoutCause>, String) {
-    match &execution.exit {
-        Exit::OutOfFuel => (
-            Verdict::Timeout,
-            Some(TimeoutCause::Fuel),
-            "fuel budget exhausted".into(),
-        ),
-        Exit::WallTimeout => (
-            Verdict::Timeout,
-            Some(TimeoutCause::Wall),
-            "wall-clock limit reached".into(),
-        ),
-        Exit::OutputLimit => (Verdict::OutputLimit, None, "output limit exceeded".into()),
-        _ if execution.memory_denied => (Verdict::MemoryLimit, None, "memory limit reached".into()),
-        Exit::Trap(trap) => (Verdict::RuntimeError, None, format!("trap: {trap}")),
-        Exit::Code(code) => (
+    match (abnormal_end(execution), &execution.exit) {
+        // Any exit, even with code 0, before the harness said `done` cut the tests short.
+        (None | Some((Verdict::RuntimeError, ..)), Exit::Code(code)) => (
             Verdict::RuntimeError,
             None,
             format!("the program exited (code {code}) before its tests finished"),
         ),
+        (Some(ended), _) => ended,
+        (None, _) => unreachable!("only an exit code can end an execution normally"),
     }
 }
 
@@ -422,17 +383,6 @@ fn shown_cases(layout: &Layout, all: Vec<CaseResult>) -> (Vec<CaseResult>, Optio
     }
     let alternative = (!chosen.is_empty()).then(|| chosen.join(", "));
     (cases, alternative)
-}
-
-fn excerpt(text: &str) -> String {
-    if text.len() <= EXCERPT_BYTES {
-        return text.to_owned();
-    }
-    let mut end = EXCERPT_BYTES;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 #[cfg(test)]

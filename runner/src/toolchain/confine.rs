@@ -202,6 +202,108 @@ fn limit(resource: Resource, soft: u64, hard: u64) -> Result<()> {
     .with_context(|| format!("setrlimit {resource:?}"))
 }
 
+/// How a confined program ended, as the parent saw it.
+#[derive(Debug)]
+pub struct Finished {
+    /// Its exit status.
+    pub status: std::process::ExitStatus,
+    /// The first bytes of its stdout (at most the cap given to [`run`]).
+    pub stdout: Vec<u8>,
+    /// The first bytes of its stderr (at most the cap given to [`run`]).
+    pub stderr: Vec<u8>,
+    /// Bytes of output discarded beyond the cap (both streams).
+    pub discarded: u64,
+    /// The wall-clock backstop killed it.
+    pub wall_killed: bool,
+}
+
+/// Runs `program args` under `confinement` through the helper binary `helper` (a `wasmeval`
+/// executable), in `cwd` (the scratch folder, also its TMPDIR), with an otherwise empty environment, keeping at most `output_cap` bytes
+/// of each output stream and killing the whole process group after `wall`.
+///
+/// `Err` only when the helper could not be started or waited for.
+pub fn run(
+    helper: &Path,
+    confinement: &Confinement,
+    program: &Path,
+    args: &[OsString],
+    cwd: &Path,
+    output_cap: usize,
+    wall: std::time::Duration,
+) -> Result<Finished> {
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(helper);
+    command
+        .args(confinement.to_args(program, args))
+        .current_dir(cwd)
+        // Nothing of the host's environment reaches the compiler: no HOME or PATH for `env!` to
+        // leak, and no RUSTC_BOOTSTRAP (which would unlock `#![feature]` on stable), RUSTFLAGS or
+        // RUSTC_LOG to change what it does.
+        .env_clear()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so the backstop kills the linker it started too.
+        .process_group(0);
+    // rustc's temporary files belong in the scratch folder, the only writable place.
+    command.env("TMPDIR", cwd);
+    let started = std::time::Instant::now();
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("cannot start {}", helper.display()))?;
+    let group = rustix::process::Pid::from_child(&child);
+    let stdout = child.stdout.take().expect("piped stdout");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let stdout = std::thread::spawn(move || read_capped(stdout, output_cap));
+    let stderr = std::thread::spawn(move || read_capped(stderr, output_cap));
+    let mut wall_killed = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().context("waiting for the compiler")? {
+            break status;
+        }
+        if started.elapsed() >= wall {
+            wall_killed = true;
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            break child.wait().context("waiting for the killed compiler")?;
+        }
+        // Polling costs at most this much latency per compilation (~170 ms for a small program).
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    // Whatever the compiler left behind in its group (a linker) goes too, so the pipes close and
+    // the readers below return. ESRCH (nothing left) is the usual case.
+    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    let (stdout, lost_out) = stdout.join().expect("stdout reader");
+    let (stderr, lost_err) = stderr.join().expect("stderr reader");
+    Ok(Finished {
+        status,
+        stdout,
+        stderr,
+        discarded: lost_out + lost_err,
+        wall_killed,
+    })
+}
+
+/// Reads a stream to its end, keeping the first `cap` bytes; the number of bytes discarded.
+/// Reading on after the cap keeps the writer from blocking on a full pipe.
+fn read_capped(mut reader: impl std::io::Read, cap: usize) -> (Vec<u8>, u64) {
+    let mut kept = Vec::new();
+    let mut discarded = 0u64;
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                let take = n.min(cap - kept.len());
+                kept.extend_from_slice(&chunk[..take]);
+                discarded += (n - take) as u64;
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    (kept, discarded)
+}
+
 /// Parses the `--report` line's description, if `stderr` starts with one.
 pub fn parse_report(stderr: &str) -> Option<&str> {
     stderr.lines().next()?.strip_prefix(REPORT_PREFIX)
@@ -249,6 +351,13 @@ mod tests {
                 "-vV"
             ]
         );
+    }
+
+    #[test]
+    fn capped_reading_keeps_the_head_and_counts_the_rest() {
+        let (kept, discarded) = read_capped(&[7u8; 100_000][..], 1000);
+        assert_eq!(kept, vec![7u8; 1000]);
+        assert_eq!(discarded, 99_000);
     }
 
     #[test]

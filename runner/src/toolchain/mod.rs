@@ -1,0 +1,454 @@
+//! Compilers that turn a sample's source into a WASI module: confined, limited and cached.
+//!
+//! The source is untrusted, and compiling it is already running it a little: Rust's `include_str!`,
+//! `env!`, `#[path]` and const evaluation act at compile time, on the host. So the compiler runs
+//! in a fresh scratch folder, with an empty environment, under CPU, address-space and file-size
+//! rlimits, a wall-clock backstop, capped output, and a Landlock domain that lets it read only the
+//! toolchain and the system's shared libraries and write only the scratch folder ([`confine`]).
+//! Without Landlock enforced, [`Toolchains`] refuses to compile unless told `allow_unconfined`.
+//!
+//! Compiled modules are cached in `<cache_dir>/<key>.wasm`, the key being the SHA-256 of the
+//! compiler's `-vV` output, its flags and the source; a hit does not start the compiler. Compile
+//! errors are not cached (they are cheap to reproduce, and timeouts depend on the limits).
+
+pub mod confine;
+pub mod rust;
+
+use anyhow::{bail, Context, Result};
+use confine::{Confinement, CONFINE_FAILED, FAILURE_PREFIX};
+use rust::RustToolchain;
+use sha2::{Digest, Sha256};
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use wasmeval_core::Language;
+
+/// The largest file the compiler may write (the module, its temporary files): a source that
+/// expands into a huge data section is stopped by SIGXFSZ before it fills the disk.
+pub const FILE_LIMIT: u64 = 256 << 20;
+
+/// Limits of one compilation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// CPU time of the compiler process (RLIMIT_CPU); the wall-clock backstop is twice this plus 5 s.
+    pub cpu_seconds: u64,
+    /// Address space of the compiler (RLIMIT_AS); rustc needs about 0.5 GiB for a small program.
+    pub memory_bytes: u64,
+    /// Bytes of compiler output (the message) kept; the rest is read and discarded.
+    pub output_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> Self {
+        CompileLimits {
+            cpu_seconds: 20,
+            memory_bytes: 2 << 30,
+            output_bytes: 64 << 10,
+        }
+    }
+}
+
+impl CompileLimits {
+    /// The wall-clock backstop: a compiler blocked (not burning CPU) is killed after this.
+    pub fn wall(&self) -> Duration {
+        Duration::from_secs(self.cpu_seconds.saturating_mul(2).saturating_add(5))
+    }
+}
+
+/// The outcome of compiling a source. A failure of the *source* (errors, limits) is a value; a
+/// failure of the host is the `Err` of [`Toolchains::compile`].
+#[derive(Debug, Clone)]
+pub enum Compiled {
+    /// The WASI module's bytes; `cached` when they came from the cache without running the compiler.
+    Module {
+        /// The module (a `.wasm` binary).
+        wasm: Arc<Vec<u8>>,
+        /// Read from the cache.
+        cached: bool,
+    },
+    /// The compiler rejected the source (or ran out of memory or file size); its diagnostics.
+    Error {
+        /// rustc's stderr with host paths neutralised, capped to `output_bytes`.
+        message: String,
+    },
+    /// The compiler ran out of CPU time or wall-clock time.
+    Timeout {
+        /// Which limit, and what the compiler had said so far.
+        message: String,
+    },
+}
+
+/// The compilers found on this machine, and the module cache.
+#[derive(Debug)]
+pub struct Toolchains {
+    rust: RustToolchain,
+    /// `rustc -vV`: part of every cache key, so a new compiler never reuses old modules.
+    rust_version: String,
+    cache_dir: PathBuf,
+    /// The `wasmeval` binary that provides the `__confined-exec` helper.
+    helper: PathBuf,
+    allow_unconfined: bool,
+    confinement: String,
+    compiler_runs: AtomicU64,
+}
+
+impl Toolchains {
+    /// Finds rustc and checks the wasm32-wasip1 target is installed; `cache_dir` holds compiled
+    /// .wasm files. Runs `rustc -vV` once through the confinement, so a machine where it cannot be
+    /// applied fails here, before any untrusted source.
+    ///
+    /// The helper is this process's own executable: call from the `wasmeval` binary (tests and
+    /// other embedders use [`Toolchains::detect_with_helper`]).
+    pub fn detect(cache_dir: &Path, allow_unconfined: bool) -> Result<Self> {
+        let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
+        Self::detect_with_helper(cache_dir, allow_unconfined, &helper)
+    }
+
+    /// [`Toolchains::detect`] with an explicit `wasmeval` executable as the confinement helper.
+    pub fn detect_with_helper(
+        cache_dir: &Path,
+        allow_unconfined: bool,
+        helper: &Path,
+    ) -> Result<Self> {
+        let rust = RustToolchain::find()?;
+        std::fs::create_dir_all(cache_dir)
+            .with_context(|| format!("cannot create {}", cache_dir.display()))?;
+        let scratch = Scratch::new()?;
+        let mut confinement = confinement(&rust, &scratch.path, &CompileLimits::default());
+        confinement.allow_unconfined = allow_unconfined;
+        confinement.report = true;
+        let finished = confine::run(
+            helper,
+            &confinement,
+            &rust.rustc,
+            &["-vV".into()],
+            &scratch.path,
+            64 << 10,
+            Duration::from_secs(60),
+        )?;
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        if !finished.status.success() {
+            bail!(
+                "cannot run rustc confined ({}): {}",
+                finished.status,
+                stderr.trim()
+            );
+        }
+        let confinement = confine::parse_report(&stderr)
+            .with_context(|| format!("the confinement helper did not report: {stderr}"))?
+            .to_owned();
+        Ok(Toolchains {
+            rust,
+            rust_version: String::from_utf8_lossy(&finished.stdout).into_owned(),
+            cache_dir: cache_dir.to_owned(),
+            helper: helper.to_owned(),
+            allow_unconfined,
+            confinement,
+            compiler_runs: AtomicU64::new(0),
+        })
+    }
+
+    /// What the kernel enforces, e.g. `fully-enforced abi=7 no_new_privs=true`.
+    pub fn confinement(&self) -> &str {
+        &self.confinement
+    }
+
+    /// `rustc -vV` of the Rust toolchain.
+    pub fn rust_version(&self) -> &str {
+        &self.rust_version
+    }
+
+    /// How many times a compiler was started by [`Toolchains::compile`] (cache hits start none).
+    pub fn compiler_runs(&self) -> u64 {
+        self.compiler_runs.load(Ordering::Relaxed)
+    }
+
+    /// The cache file a Rust source compiles to.
+    pub fn cache_path(&self, source: &str) -> PathBuf {
+        self.cache_dir
+            .join(format!("{}.wasm", cache_key(&self.rust_version, source)))
+    }
+
+    /// Compiles `source`; Err only for host failures. Safe to call from several threads at once
+    /// (each compilation has its own scratch folder; cache files appear by atomic rename).
+    pub fn compile(
+        &self,
+        language: Language,
+        source: &str,
+        limits: &CompileLimits,
+    ) -> Result<Compiled> {
+        if language != Language::Rust {
+            bail!("no toolchain for {language} yet");
+        }
+        let cached = self.cache_path(source);
+        match std::fs::read(&cached) {
+            Ok(wasm) => {
+                return Ok(Compiled::Module {
+                    wasm: Arc::new(wasm),
+                    cached: true,
+                })
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", cached.display()))
+            }
+        }
+
+        let scratch = Scratch::new()?;
+        std::fs::write(scratch.path.join(rust::SOURCE_NAME), source)
+            .context("cannot write the source into the scratch folder")?;
+        let mut confinement = confinement(&self.rust, &scratch.path, limits);
+        confinement.allow_unconfined = self.allow_unconfined;
+        self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+        // Read a little more than the cap: replacing the scratch path by nothing shortens the text,
+        // and a path cut in half at the cap would not be replaced.
+        let cap = usize::try_from(limits.output_bytes)
+            .unwrap_or(usize::MAX)
+            .saturating_add(4096);
+        let finished = confine::run(
+            &self.helper,
+            &confinement,
+            &self.rust.rustc,
+            &RustToolchain::args(),
+            &scratch.path,
+            cap,
+            limits.wall(),
+        )?;
+
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        if finished.status.code() == Some(CONFINE_FAILED) && stderr.starts_with(FAILURE_PREFIX) {
+            bail!("cannot confine the compiler: {}", stderr.trim());
+        }
+        let mut raw = stderr.into_owned();
+        if !finished.stdout.is_empty() {
+            raw.push_str(&String::from_utf8_lossy(&finished.stdout));
+        }
+        let said = rust::clean_message(&raw, &scratch.path, &self.rust.sysroot);
+        let message = |note: &str| {
+            let truncated = finished.discarded > 0 || said.len() as u64 > limits.output_bytes;
+            compose(&said, note, truncated, limits.output_bytes)
+        };
+
+        if finished.wall_killed {
+            return Ok(Compiled::Timeout {
+                message: message(&format!(
+                    "compilation stopped: over {} s of wall-clock time",
+                    limits.wall().as_secs()
+                )),
+            });
+        }
+        let signal = finished.status.signal();
+        if signal == Some(libc_signal::XCPU) || signal == Some(libc_signal::KILL) {
+            return Ok(Compiled::Timeout {
+                message: message(&format!(
+                    "compilation stopped: over {} s of CPU time",
+                    limits.cpu_seconds
+                )),
+            });
+        }
+        if signal == Some(libc_signal::XFSZ) {
+            return Ok(Compiled::Error {
+                message: message(&format!(
+                    "compilation stopped: the compiler wrote a file over {} MiB",
+                    FILE_LIMIT >> 20
+                )),
+            });
+        }
+        if !finished.status.success() {
+            let note = if raw.contains("memory allocation of") || signal == Some(libc_signal::ABRT)
+            {
+                format!(
+                    "compilation stopped: the compiler ran out of memory (limit {} MiB)",
+                    limits.memory_bytes >> 20
+                )
+            } else if said.trim().is_empty() {
+                format!("the compiler failed ({})", finished.status)
+            } else {
+                String::new()
+            };
+            return Ok(Compiled::Error {
+                message: message(&note),
+            });
+        }
+        let wasm = match std::fs::read(scratch.path.join(rust::OUTPUT_NAME)) {
+            Ok(wasm) => wasm,
+            // The source cannot make rustc succeed without a module as far as we know, but if it
+            // can, that is the source's failure, not the host's.
+            Err(_) => {
+                return Ok(Compiled::Error {
+                    message: message("the compiler reported success but wrote no module"),
+                })
+            }
+        };
+        store_atomically(&self.cache_dir, &cached, &wasm)?;
+        Ok(Compiled::Module {
+            wasm: Arc::new(wasm),
+            cached: false,
+        })
+    }
+}
+
+/// Signal numbers (Linux) that end a confined compiler.
+mod libc_signal {
+    use rustix::process::Signal;
+    pub const KILL: i32 = Signal::KILL.as_raw();
+    pub const XCPU: i32 = Signal::XCPU.as_raw();
+    pub const XFSZ: i32 = Signal::XFSZ.as_raw();
+    pub const ABRT: i32 = Signal::ABORT.as_raw();
+}
+
+/// The confinement of one compilation in `scratch`.
+fn confinement(rust: &RustToolchain, scratch: &Path, limits: &CompileLimits) -> Confinement {
+    Confinement {
+        read: rust.read_paths(),
+        devices: rust::devices(),
+        write: scratch.to_owned(),
+        cpu_seconds: limits.cpu_seconds,
+        memory_bytes: limits.memory_bytes,
+        file_bytes: FILE_LIMIT,
+        allow_unconfined: false,
+        report: false,
+    }
+}
+
+/// The cache key of a Rust source: SHA-256 over the compiler's version, its flags and the source,
+/// each length-prefixed so no two different triples hash the same bytes.
+pub fn cache_key(rust_version: &str, source: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"wasmeval toolchain cache v1\0");
+    let args = RustToolchain::args();
+    let flags: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    for part in [rust_version, &flags.join("\0"), source] {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The message: what the compiler said (at most `cap` bytes with the note), then the note.
+fn compose(said: &str, note: &str, truncated: bool, cap: u64) -> String {
+    let cap = usize::try_from(cap).unwrap_or(usize::MAX);
+    let mut tail = String::new();
+    if truncated {
+        tail.push_str("\n[compiler output truncated]");
+    }
+    if !note.is_empty() {
+        tail.push('\n');
+        tail.push_str(note);
+    }
+    let room = cap.saturating_sub(tail.len());
+    let mut head = said.trim_end();
+    if head.len() > room {
+        let mut cut = room;
+        while !head.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        head = &head[..cut];
+    }
+    let mut text = format!("{head}{tail}");
+    if head.is_empty() {
+        text = text.trim_start().to_owned();
+    }
+    if text.len() > cap {
+        // A cap smaller than the note itself: the note, cut.
+        let mut cut = cap;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+    text
+}
+
+/// Writes `path` by a temporary file in the same folder and a rename, so a reader (another thread,
+/// another process) never sees a half-written module.
+fn store_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut file = tempfile::Builder::new()
+        .prefix(".incoming-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.as_file().sync_data())
+        .context("cannot write the cached module")?;
+    file.persist(path)
+        .with_context(|| format!("cannot rename into {}", path.display()))?;
+    Ok(())
+}
+
+/// A fresh scratch folder, by its canonical path (a symlinked /tmp would otherwise make the
+/// Landlock rule and the message cleaning miss it); removed on drop.
+struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Result<Self> {
+        let dir = tempfile::Builder::new()
+            .prefix("wasmeval-compile-")
+            .tempdir()
+            .context("cannot create a scratch folder")?;
+        let path = dir
+            .path()
+            .canonicalize()
+            .context("cannot resolve the scratch folder")?;
+        Ok(Scratch { _dir: dir, path })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_limits_are_the_documented_ones() {
+        let limits = CompileLimits::default();
+        assert_eq!(limits.cpu_seconds, 20);
+        assert_eq!(limits.memory_bytes, 2 << 30);
+        assert_eq!(limits.output_bytes, 64 << 10);
+        assert_eq!(limits.wall(), Duration::from_secs(45));
+    }
+
+    #[test]
+    fn cache_keys_change_with_the_compiler_and_the_source() {
+        let a = cache_key("rustc 1.95.0", "fn main() {}");
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, cache_key("rustc 1.95.0", "fn main() {}"));
+        assert_ne!(a, cache_key("rustc 1.96.0", "fn main() {}"));
+        assert_ne!(a, cache_key("rustc 1.95.0", "fn main() { }"));
+        // Length prefixes: moving bytes from one part to the next changes the key.
+        assert_ne!(cache_key("ab", "c"), cache_key("a", "bc"));
+    }
+
+    #[test]
+    fn messages_are_capped_with_their_note() {
+        let said = "é".repeat(100);
+        let text = compose(&said, "over 1 s of CPU time", true, 60);
+        assert!(text.len() <= 60, "{text}");
+        assert!(text.ends_with("\n[compiler output truncated]\nover 1 s of CPU time"));
+        assert_eq!(compose("", "note", false, 100), "note");
+        assert_eq!(compose("error: x\n", "", false, 100), "error: x");
+        assert_eq!(compose("", "a long note", false, 4), "a lo");
+    }
+
+    #[test]
+    fn cache_files_appear_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.wasm");
+        store_atomically(dir.path(), &path, b"\0asm").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"\0asm");
+        store_atomically(dir.path(), &path, b"\0asm2").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"\0asm2");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
