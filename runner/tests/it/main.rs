@@ -7,5 +7,7 @@ mod alternatives;
 mod cli;
 mod demo;
 mod hostile;
+mod report;
 mod resume;
 mod support;
+mod toolchain;

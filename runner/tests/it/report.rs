@@ -1,0 +1,177 @@
+//! `wasmeval report` on hand-written results: every metric per group equals the value computed by
+//! hand, selections save and reload, and bundles give the same numbers as run folders.
+
+use crate::support::repo;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
+
+fn fixture_report(args: &[&str]) -> Output {
+    wasmeval_report(&repo().join("tests/fixtures/report"), args)
+}
+
+fn wasmeval_report(results: &Path, args: &[&str]) -> Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"));
+    command.arg("report").arg(results).args(args);
+    command.output().expect("wasmeval starts")
+}
+
+fn json(output: &Output) -> Value {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON on stdout")
+}
+
+fn close(value: &Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-12)
+}
+
+/// The group of `report` whose keys are `keys`.
+fn group<'a>(report: &'a Value, keys: &[&str]) -> &'a Value {
+    report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["keys"] == serde_json::json!(keys))
+        .map(|g| &g["metrics"])
+        .unwrap_or_else(|| panic!("no group {keys:?} in {report:#}"))
+}
+
+#[test]
+fn metrics_by_model_match_hand_computed_values() {
+    let report = json(&fixture_report(&["--by", "model", "--format", "json", "--k", "1", "--k", "2"]));
+    let m1 = group(&report, &["m1"]);
+    // t1: 1 of 2 pass, t2: 0 of 2 -> pass@1 = (1/2 + 0) / 2; pass@2 = (1 + 0) / 2.
+    assert!(close(&m1["pass_at_k"]["pass@1"], 0.25), "{m1}");
+    assert!(close(&m1["pass_at_k"]["pass@2"], 0.5), "{m1}");
+    // Per-sample ratios t1: 1, 1/3; t2: 0, 0 -> mean of unit means (2/3 + 0) / 2.
+    assert!(close(&m1["avg_pass_ratio"], 1.0 / 3.0), "{m1}");
+    // Cases pooled: 4 of 10 passed.
+    assert!(close(&m1["sceneval_pass_rate"], 0.4), "{m1}");
+    assert!(close(&m1["solvability"], 0.5), "{m1}");
+    // t1 solved at attempt 1; t2 unsolved counts k + 1 = 4.
+    assert!(close(&m1["attempts"], 2.5), "{m1}");
+    // Sample 0: 0.4 + 0.4 + 0.1 * (10 / 20) + 0.1 * (3 - 1) / 2; 20 tokens/s is the fastest sample.
+    assert!(close(&m1["epam"], 0.95), "{m1}");
+
+    let m2 = group(&report, &["m2"]);
+    assert!(close(&m2["pass_at_k"]["pass@1"], 0.5), "{m2}");
+    assert!(close(&m2["pass_at_k"]["pass@2"], 1.0), "{m2}");
+    assert!(close(&m2["avg_pass_ratio"], 0.5), "{m2}");
+    // 5 of 9 cases: the compile error without cases counts as one failed case.
+    assert!(close(&m2["sceneval_pass_rate"], 5.0 / 9.0), "{m2}");
+    assert!(close(&m2["solvability"], 1.0), "{m2}");
+    assert!(close(&m2["attempts"], 1.5), "{m2}");
+    assert!(close(&m2["epam"], 0.5), "{m2}");
+    assert_eq!(m2["verdicts"]["compile_error"], 1);
+
+    // Overall pass@2 averages the four (task, model) units: 1, 0, 1, 1.
+    assert!(close(&report["overall"]["pass_at_k"]["pass@2"], 0.75));
+}
+
+#[test]
+fn groups_by_topic_and_crossed_facets() {
+    let report = json(&fixture_report(&["--by", "topic", "--by", "model", "--format", "json"]));
+    // t2 has two topics: its samples count under both.
+    assert_eq!(group(&report, &["strings", "m1"])["samples"], 4);
+    assert_eq!(group(&report, &["recursion", "m1"])["samples"], 2);
+    assert_eq!(report["groups"].as_array().unwrap().len(), 4);
+    let by_complexity = json(&fixture_report(&["--by", "complexity", "--format", "json"]));
+    let labels: Vec<&Value> = by_complexity["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["keys"][0])
+        .collect();
+    assert_eq!(labels, ["1-2", "5-7"]);
+}
+
+#[test]
+fn a_selection_is_saved_and_reapplied() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("query.json");
+    let first = json(&fixture_report(&[
+        "--where",
+        "source=textbook",
+        "--where",
+        "year=2015..2019",
+        "--save-query",
+        saved.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(first["tasks"], 1);
+    assert_eq!(first["overall"]["samples"], 4);
+    let again = json(&fixture_report(&[
+        "--where",
+        &format!("@{}", saved.display()),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(again["overall"], first["overall"]);
+    let distribution = &again["distributions"][1];
+    assert_eq!(distribution["facet"], "year");
+    assert_eq!(distribution["counts"], serde_json::json!([["2018", 1]]));
+}
+
+#[test]
+fn a_bundle_reports_what_the_run_folder_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle.json");
+    let from_folder = json(&fixture_report(&[
+        "--by",
+        "model",
+        "--format",
+        "json",
+        "--bundle",
+        bundle.to_str().unwrap(),
+    ]));
+    let from_bundle = json(&wasmeval_report(&bundle, &["--by", "model", "--format", "json"]));
+    assert_eq!(from_folder, from_bundle);
+    let written: Value = serde_json::from_slice(&std::fs::read(&bundle).unwrap()).unwrap();
+    assert_eq!(written["kind"], "wasmeval-bundle");
+    assert_eq!(written["tasks"].as_array().unwrap().len(), 2);
+    assert_eq!(written["metrics"]["groups"], from_folder["groups"]);
+}
+
+#[test]
+fn tables_and_csv() {
+    let table = fixture_report(&["--by", "model"]);
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(text.starts_with("2 tasks selected, 8 samples scored"), "{text}");
+    assert!(text.contains("tasks by topic: recursion 1, strings 2"), "{text}");
+    let csv = String::from_utf8(fixture_report(&["--by", "model", "--format", "csv"]).stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "model,samples,tasks,passed,pass@1,avg_pass_ratio,sceneval_pass_rate,solvability,attempts@3,epam"
+    );
+    assert_eq!(lines[1], "m1,4,2,1,0.2500,0.3333,0.4000,0.5000,2.5000,0.9500");
+}
+
+#[test]
+fn bad_queries_and_bundles_are_bad_input() {
+    let output = fixture_report(&["--where", "colour=red"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        "wasmeval: error: --where: unknown query field `colour`"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"kind":"wasmeval-bundle","format_version":1,"tasks":[],"results":[{"index":"x"}]}"#,
+    )
+    .unwrap();
+    let output = wasmeval_report(&bad, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("bad.json: results[0].index: invalid type"),
+        "{stderr}"
+    );
+}
