@@ -7,6 +7,7 @@ mod alternatives;
 mod cli;
 mod demo;
 mod hostile;
+mod io;
 mod report;
 mod resume;
 mod support;
