@@ -4,6 +4,7 @@
 //! and for `wasm32-unknown-unknown`, so the command line and the browser compute every number a user
 //! sees with the same code.
 
+pub mod code_metrics;
 pub mod compare;
 pub mod facets;
 pub mod formats;

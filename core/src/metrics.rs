@@ -263,22 +263,15 @@ mod tests {
             .find(|v| *v != Verdict::Passed)
             .unwrap_or(Verdict::Passed);
         SampleResult {
-            format_version: crate::FORMAT_VERSION,
-            index,
-            task_id: task.into(),
-            model: Some(model.into()),
-            info: SampleInfo::default(),
             verdict,
-            timeout_cause: None,
-            message: None,
             cases,
-            alternative: None,
-            fuel: 0,
-            wall_us: 0,
-            peak_memory: 0,
-            stdout: String::new(),
-            stderr: String::new(),
-            output_bytes: 0,
+            ..SampleResult::for_sample(&crate::Sample {
+                index,
+                task_id: task.into(),
+                model: Some(model.into()),
+                code: crate::SampleCode::Solution(String::new()),
+                info: SampleInfo::default(),
+            })
         }
     }
 

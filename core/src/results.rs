@@ -110,6 +110,9 @@ pub struct SampleResult {
     /// The alternative assertion set whose cases `cases` shows, for tasks that have them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alternative: Option<String>,
+    /// Static metrics of the sample's code, when its language has an analyser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_metrics: Option<crate::code_metrics::CodeMetrics>,
     /// Fuel (roughly, WebAssembly instructions) the execution consumed.
     pub fuel: u64,
     /// Wall-clock time of the execution, in microseconds.
@@ -122,6 +125,31 @@ pub struct SampleResult {
     pub stderr: String,
     /// Bytes written to stdout and stderr in all, including what the excerpts leave out.
     pub output_bytes: u64,
+}
+
+impl SampleResult {
+    /// An empty result of `sample`: `passed`, no cases, nothing measured yet; evaluators fill it.
+    pub fn for_sample(sample: &crate::sample::Sample) -> Self {
+        SampleResult {
+            format_version: crate::FORMAT_VERSION,
+            index: sample.index,
+            task_id: sample.task_id.clone(),
+            model: sample.model.clone(),
+            info: sample.info.clone(),
+            verdict: Verdict::Passed,
+            timeout_cause: None,
+            message: None,
+            cases: Vec::new(),
+            alternative: None,
+            code_metrics: None,
+            fuel: 0,
+            wall_us: 0,
+            peak_memory: 0,
+            stdout: String::new(),
+            stderr: String::new(),
+            output_bytes: 0,
+        }
+    }
 }
 
 /// The headline numbers of a run, written to `summary.json`.

@@ -244,9 +244,13 @@ pub struct Reference {
     /// Where it comes from, when it differs from the task's source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
-    /// Its static metrics, when known.
+    /// Its complexity figures, when the dataset gives them.
     #[serde(default, skip_serializing_if = "Complexity::is_empty")]
     pub complexity: Complexity,
+    /// Its static metrics as wasmeval measured them (written by `wasmeval run` into the run's
+    /// tasks.jsonl).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_metrics: Option<crate::code_metrics::CodeMetrics>,
 }
 
 impl From<String> for Reference {
@@ -269,6 +273,8 @@ enum ReferenceRecord {
         source: Option<Source>,
         #[serde(default)]
         complexity: Complexity,
+        #[serde(default)]
+        code_metrics: Option<crate::code_metrics::CodeMetrics>,
     },
 }
 
@@ -280,10 +286,12 @@ impl From<ReferenceRecord> for Reference {
                 code,
                 source,
                 complexity,
+                code_metrics,
             } => Reference {
                 code,
                 source,
                 complexity,
+                code_metrics,
             },
         }
     }

@@ -161,22 +161,8 @@ impl IoRun {
     /// The sample's result when `io` suites are all its task has.
     pub fn into_result(self, task: &Task, sample: &Sample) -> SampleResult {
         let mut result = SampleResult {
-            format_version: wasmeval_core::FORMAT_VERSION,
-            index: sample.index,
             task_id: task.id.clone(),
-            model: sample.model.clone(),
-            info: sample.info.clone(),
-            verdict: Verdict::Passed,
-            timeout_cause: None,
-            message: None,
-            cases: Vec::new(),
-            alternative: None,
-            fuel: 0,
-            wall_us: 0,
-            peak_memory: 0,
-            stdout: String::new(),
-            stderr: String::new(),
-            output_bytes: 0,
+            ..SampleResult::for_sample(sample)
         };
         self.append_to(&mut result);
         result

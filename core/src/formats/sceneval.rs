@@ -145,8 +145,8 @@ impl Problem {
             references: non_empty(self.given_solution)
                 .map(|code| Reference {
                     code,
-                    source: None,
                     complexity,
+                    ..Reference::default()
                 })
                 .into_iter()
                 .collect(),

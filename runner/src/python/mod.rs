@@ -324,12 +324,8 @@ fn judge(
             None => (Verdict::Passed, None, None),
         };
     SampleResult {
-        format_version: wasmeval_core::FORMAT_VERSION,
-        info: sample.info.clone(),
         alternative,
-        index: sample.index,
         task_id: task.id.clone(),
-        model: sample.model.clone(),
         verdict,
         timeout_cause,
         message,
@@ -340,6 +336,7 @@ fn judge(
         stdout: excerpt(&own_stdout),
         stderr: excerpt(&stderr),
         output_bytes: execution.output.written,
+        ..SampleResult::for_sample(sample)
     }
 }
 

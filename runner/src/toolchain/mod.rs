@@ -411,6 +411,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn toolchains_can_be_shared_by_worker_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Toolchains>();
+    }
+
+    #[test]
     fn default_limits_are_the_documented_ones() {
         let limits = CompileLimits::default();
         assert_eq!(limits.cpu_seconds, 20);

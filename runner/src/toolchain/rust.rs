@@ -94,10 +94,16 @@ impl RustToolchain {
     pub fn read_paths(&self) -> Vec<PathBuf> {
         let mut paths = vec![self.sysroot.clone()];
         paths.extend(
-            ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"]
-                .iter()
-                .map(PathBuf::from)
-                .filter(|path| path.exists()),
+            [
+                "/lib",
+                "/lib64",
+                "/usr/lib",
+                "/usr/lib64",
+                "/etc/ld.so.cache",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|path| path.exists()),
         );
         paths
     }
@@ -124,7 +130,10 @@ pub fn clean_message(raw: &str, scratch: &Path, sysroot: &Path) -> String {
             if neutral.is_empty() {
                 text = text.replace(&format!("{path}/"), "");
             }
-            text = text.replace(path.as_ref(), if neutral.is_empty() { "." } else { neutral });
+            text = text.replace(
+                path.as_ref(),
+                if neutral.is_empty() { "." } else { neutral },
+            );
         }
     }
     text

@@ -1,0 +1,50 @@
+//! Static quality metrics of a piece of code (ScenEval used PMD; Ságodi et al. SonarQube and
+//! SourceMeter): size, statements and complexity, per program and per function. The runner computes
+//! them from a real parser; this module only holds them.
+
+use serde::{Deserialize, Serialize};
+
+/// Metrics of a whole program (a sample or a reference).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeMetrics {
+    /// Lines of code: lines with code on them, not counting blank and comment-only lines.
+    pub loc: u32,
+    /// Logical lines of code: lines that hold at least one statement.
+    pub lloc: u32,
+    /// Lines in all, comments and blank lines included (SourceMeter's LOC).
+    pub cloc: u32,
+    /// Lines that contain a comment (CL).
+    pub cl: u32,
+    /// Number of statements (NOS).
+    pub nos: u32,
+    /// McCabe's cyclomatic complexity of the program: 1 + decision points (branches, loops,
+    /// `case`s, `catch`es, boolean operators, conditional expressions), summed over functions and
+    /// top-level code.
+    pub cyclomatic: u32,
+    /// SonarSource's cognitive complexity, summed over functions and top-level code.
+    pub cognitive: u32,
+    /// Deepest nesting of control structures (an `else if` chain counts once).
+    pub max_nesting: u32,
+    /// Per function, in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<FunctionMetrics>,
+}
+
+/// Metrics of one function (or method, or named closure).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionMetrics {
+    /// Its name (`<lambda>` or `<closure>` for anonymous ones).
+    pub name: String,
+    /// The line it starts on, from 1.
+    pub line: u32,
+    /// Lines of code of its body.
+    pub loc: u32,
+    /// Statements in it.
+    pub nos: u32,
+    /// Its cyclomatic complexity (1 + decision points).
+    pub cyclomatic: u32,
+    /// Its cognitive complexity.
+    pub cognitive: u32,
+    /// Its deepest nesting.
+    pub max_nesting: u32,
+}

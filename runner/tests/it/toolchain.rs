@@ -1,0 +1,512 @@
+//! The confined, cached Rust toolchain (runner/src/toolchain): the compile-time half of the hostile
+//! Rust corpus (tests/hostile/rust) fails to compile without leaking the host's files or
+//! environment, every run-time program compiles, bombs stop within their limits, and a second
+//! compilation of the same source comes from the cache without starting the compiler.
+//!
+//! These tests need rustc with the wasm32-wasip1 target (scripts/install-toolchains) and a kernel
+//! that enforces Landlock: they never pass `allow_unconfined`.
+
+use crate::support::repo;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use wasmeval::toolchain::{CompileLimits, Compiled, Toolchains};
+use wasmeval_core::Language;
+
+/// Toolchains with the test build's `wasmeval` as the confinement helper (the test binary itself
+/// has no `__confined-exec` subcommand).
+fn toolchains(cache: &Path) -> Toolchains {
+    Toolchains::detect_with_helper(cache, false, Path::new(env!("CARGO_BIN_EXE_wasmeval")))
+        .expect("rustc with wasm32-wasip1 (scripts/install-toolchains) and Landlock are needed")
+}
+
+/// Small limits so that bombs end in seconds; the corpus headers assume them (README.md).
+fn test_limits() -> CompileLimits {
+    CompileLimits {
+        cpu_seconds: 3,
+        memory_bytes: 1 << 30,
+        output_bytes: 16 << 10,
+    }
+}
+
+/// A corpus program and what its header demands.
+struct Hostile {
+    name: String,
+    source: String,
+    expect: String,
+    must_not_output: Vec<String>,
+}
+
+fn corpus() -> Vec<Hostile> {
+    let dir = repo().join("tests/hostile/rust");
+    let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|entry| entry.expect("corpus entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .map(|path| {
+            let source = std::fs::read_to_string(&path).expect("corpus program");
+            let header = |key: &str| -> Vec<String> {
+                source
+                    .lines()
+                    .take_while(|line| line.starts_with("//"))
+                    .filter_map(|line| {
+                        line.strip_prefix(&format!("// {key}: "))
+                            .map(|v| v.trim().to_owned())
+                    })
+                    .collect()
+            };
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expect = header("expect")
+                .pop()
+                .unwrap_or_else(|| panic!("{name} has no `// expect:` header"));
+            assert!(!header("why").is_empty(), "{name} has no `// why:` header");
+            Hostile {
+                must_not_output: header("must-not-output"),
+                name,
+                source,
+                expect,
+            }
+        })
+        .collect();
+    programs.sort_by(|a, b| a.name.cmp(&b.name));
+    programs
+}
+
+/// Strings of this host that no compilation may reveal: the first line of /etc/passwd, HOME, the
+/// hostname (when long enough not to occur by chance).
+fn host_secrets() -> Vec<String> {
+    let mut secrets = Vec::new();
+    if let Some(line) = std::fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|text| text.lines().next().map(str::to_owned))
+    {
+        secrets.push(line);
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        secrets.push(home.to_string_lossy().into_owned());
+    }
+    if let Ok(host) = std::fs::read_to_string("/etc/hostname") {
+        secrets.push(host.trim().to_owned());
+    }
+    secrets.retain(|s| s.len() >= 4);
+    secrets
+}
+
+/// The outcome's name as a verdict, and the text and bytes it carries.
+fn describe(outcome: &Compiled) -> (&'static str, String, Vec<u8>) {
+    match outcome {
+        Compiled::Module { wasm, .. } => ("module", String::new(), wasm.to_vec()),
+        Compiled::Error { message } => ("compile_error", message.clone(), Vec::new()),
+        Compiled::Timeout { message } => ("timeout", message.clone(), Vec::new()),
+    }
+}
+
+/// Problems with one outcome: the message or module contains a secret the source does not itself
+/// spell out (diagnostics quote the source, so a path written in it may be echoed), or a host path.
+fn leaks(source: &str, outcome: &Compiled, secrets: &[String]) -> Vec<String> {
+    let (_, message, module) = describe(outcome);
+    let mut found = Vec::new();
+    for secret in secrets {
+        if source.contains(secret.as_str()) {
+            continue;
+        }
+        if message.contains(secret.as_str()) {
+            found.push(format!("the message contains `{secret}`"));
+        }
+        if module
+            .windows(secret.len())
+            .any(|window| window == secret.as_bytes())
+        {
+            found.push(format!("the module contains `{secret}`"));
+        }
+    }
+    if message.contains("wasmeval-compile-") {
+        found.push("the message names the scratch folder".to_owned());
+    }
+    found
+}
+
+#[test]
+fn the_hostile_rust_corpus_compiles_as_its_headers_say_and_leaks_nothing() {
+    let programs = corpus();
+    assert!(
+        programs.len() >= 20,
+        "the corpus shrank to {} programs",
+        programs.len()
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let toolchains = toolchains(cache.path());
+    let limits = test_limits();
+    let secrets = host_secrets();
+
+    // Several compilations at once (the API is meant for worker threads), but few enough that
+    // the CPU-limited bombs are not starved into the wall-clock backstop on two cores.
+    let next = AtomicUsize::new(0);
+    let outcomes: Mutex<Vec<(usize, Compiled, Duration)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(program) = programs.get(index) else {
+                    break;
+                };
+                let started = Instant::now();
+                let outcome = toolchains
+                    .compile(Language::Rust, &program.source, &limits)
+                    .unwrap_or_else(|e| panic!("{}: host failure: {e:#}", program.name));
+                outcomes
+                    .lock()
+                    .unwrap()
+                    .push((index, outcome, started.elapsed()));
+            });
+        }
+    });
+
+    let mut failures = Vec::new();
+    let mut outcomes = outcomes.into_inner().unwrap();
+    outcomes.sort_by_key(|(index, ..)| *index);
+    for (index, outcome, elapsed) in &outcomes {
+        let program = &programs[*index];
+        let (got, message, _) = describe(outcome);
+        eprintln!("{}: {got} in {elapsed:.2?}", program.name);
+        // Compile-time programs (`ct_*`) must fail as their header says; the others must compile
+        // (their header's verdict is for the sandbox, which runs them).
+        let wanted = if program.name.starts_with("ct_") {
+            program.expect.as_str()
+        } else {
+            "module"
+        };
+        if got != wanted {
+            failures.push(format!(
+                "{}: expected {wanted}, got {got}: {message}",
+                program.name
+            ));
+        }
+        let mut secrets = secrets.clone();
+        secrets.extend(program.must_not_output.iter().cloned());
+        for leak in leaks(&program.source, outcome, &secrets) {
+            failures.push(format!("{}: {leak}", program.name));
+        }
+        if message.len() as u64 > limits.output_bytes {
+            failures.push(format!(
+                "{}: message of {} bytes",
+                program.name,
+                message.len()
+            ));
+        }
+        if *elapsed > limits.wall() {
+            failures.push(format!("{}: took {elapsed:?}", program.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "hostile Rust corpus failures:\n{}",
+        failures.join("\n")
+    );
+    assert!(!Path::new("/tmp/wasmeval-proc-macro-ran").exists());
+}
+
+#[test]
+fn a_secret_file_outside_the_toolchain_cannot_be_read_at_compile_time() {
+    // A secret of our own, beside the scratch folders (both in the temporary folder), so a
+    // relative `../` path reaches it too.
+    let secret_dir = tempfile::Builder::new()
+        .prefix("wasmeval-secret-")
+        .tempdir()
+        .unwrap();
+    let secret_dir = secret_dir.path().canonicalize().unwrap();
+    let secret = format!("wasmeval-secret-{}", std::process::id() as u64 * 7919 + 13);
+    let file = secret_dir.join("secret.txt");
+    std::fs::write(&file, format!("{secret}\n")).unwrap();
+    let relative = format!(
+        "../{}/secret.txt",
+        secret_dir.file_name().unwrap().to_string_lossy()
+    );
+    let cache = tempfile::tempdir().unwrap();
+    // The cache folder's own files, and the repository, are not readable either.
+    let repository_file = repo().join("Cargo.toml");
+    let sources: Vec<String> = vec![
+        format!(
+            "const S: &str = include_str!({:?});\nfn main() {{ print!(\"{{S}}\"); }}\n",
+            file
+        ),
+        format!(
+            "const S: &[u8] = include_bytes!({:?});\nfn main() {{ println!(\"{{}}\", S.len()); }}\n",
+            file
+        ),
+        format!("const S: &str = include_str!({relative:?});\nfn main() {{ print!(\"{{S}}\"); }}\n"),
+        format!("#[path = {:?}]\nmod secret;\nfn main() {{}}\n", file),
+        format!(
+            "const S: &str = include_str!({:?});\nconst _: () = panic!(\"{{}}\", S);\nfn main() {{}}\n",
+            repository_file
+        ),
+    ];
+    let toolchains = toolchains(cache.path());
+    for source in &sources {
+        let outcome = toolchains
+            .compile(Language::Rust, source, &test_limits())
+            .unwrap();
+        let (got, message, _) = describe(&outcome);
+        assert_eq!(got, "compile_error", "{source}\n{message}");
+        assert!(
+            message.contains("Permission denied") || message.contains("os error 13"),
+            "the read should be denied by Landlock, not fail otherwise: {message}"
+        );
+        let problems = leaks(source, &outcome, std::slice::from_ref(&secret));
+        assert!(problems.is_empty(), "{source}: {problems:?}");
+        assert!(!message.contains("[workspace]"), "{message}");
+    }
+}
+
+#[test]
+fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let source = std::fs::read_to_string(repo().join("tests/hostile/rust/honest.rs")).unwrap();
+    let toolchains = toolchains(cache.path());
+    assert!(
+        toolchains.confinement().contains("enforced")
+            && !toolchains.confinement().starts_with("not"),
+        "{}",
+        toolchains.confinement()
+    );
+    assert!(toolchains.rust_version().contains("release:"));
+
+    let limits = CompileLimits::default();
+    let started = Instant::now();
+    let first = toolchains
+        .compile(Language::Rust, &source, &limits)
+        .unwrap();
+    let cold = started.elapsed();
+    let Compiled::Module { wasm, cached } = &first else {
+        panic!("honest.rs did not compile: {first:?}");
+    };
+    assert!(!cached);
+    assert!(wasm.starts_with(b"\0asm"));
+    assert_eq!(toolchains.compiler_runs(), 1);
+    assert!(toolchains.cache_path(&source).is_file());
+
+    let started = Instant::now();
+    let second = toolchains
+        .compile(Language::Rust, &source, &limits)
+        .unwrap();
+    let hit = started.elapsed();
+    let Compiled::Module {
+        wasm: again,
+        cached,
+    } = &second
+    else {
+        panic!("second compile: {second:?}");
+    };
+    assert!(cached, "the second compilation should be a cache hit");
+    assert_eq!(again, wasm);
+    assert_eq!(toolchains.compiler_runs(), 1, "a hit must not start rustc");
+    eprintln!(
+        "confinement: {}; cold compile {cold:.2?}, cache hit {hit:.2?}",
+        toolchains.confinement()
+    );
+
+    // Another process's Toolchains on the same folder finds it too; another source does not.
+    let other = Toolchains::detect_with_helper(
+        cache.path(),
+        false,
+        Path::new(env!("CARGO_BIN_EXE_wasmeval")),
+    )
+    .unwrap();
+    assert!(matches!(
+        other.compile(Language::Rust, &source, &limits).unwrap(),
+        Compiled::Module { cached: true, .. }
+    ));
+    assert_eq!(other.compiler_runs(), 0);
+    let changed = source.replace("2 * x", "x + x");
+    assert!(matches!(
+        other.compile(Language::Rust, &changed, &limits).unwrap(),
+        Compiled::Module { cached: false, .. }
+    ));
+    assert_eq!(other.compiler_runs(), 1);
+    // Only finished modules in the cache folder: no temporary files left behind.
+    let names: Vec<PathBuf> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names
+        .iter()
+        .all(|p| p.extension().is_some_and(|e| e == "wasm")));
+}
+
+#[test]
+fn compile_bombs_end_within_small_limits() {
+    let cache = tempfile::tempdir().unwrap();
+    let toolchains = toolchains(cache.path());
+    let read =
+        |name: &str| std::fs::read_to_string(repo().join("tests/hostile/rust").join(name)).unwrap();
+    let limits = CompileLimits {
+        cpu_seconds: 1,
+        memory_bytes: 768 << 20,
+        output_bytes: 4 << 10,
+    };
+
+    let started = Instant::now();
+    let outcome = toolchains
+        .compile(Language::Rust, &read("ct_const_eval_loop.rs"), &limits)
+        .unwrap();
+    let elapsed = started.elapsed();
+    let Compiled::Timeout { message } = &outcome else {
+        panic!("a CPU bomb should time out: {outcome:?}");
+    };
+    assert!(message.contains("CPU time"), "{message}");
+    // CPU time is 1 s; wall time depends on what else the machine runs, up to the backstop.
+    assert!(
+        elapsed <= limits.wall() + Duration::from_secs(1),
+        "took {elapsed:?}"
+    );
+
+    let started = Instant::now();
+    let outcome = toolchains
+        .compile(Language::Rust, &read("ct_macro_memory_bomb.rs"), &limits)
+        .unwrap();
+    let elapsed = started.elapsed();
+    match &outcome {
+        Compiled::Error { message } => {
+            assert!(message.contains("out of memory"), "{message}");
+            assert!(message.len() <= 4 << 10);
+        }
+        // On a slow machine the doubling may run out of CPU before memory; either stops it.
+        Compiled::Timeout { .. } => {}
+        Compiled::Module { .. } => panic!("a memory bomb compiled"),
+    }
+    assert!(
+        elapsed <= limits.wall() + Duration::from_secs(1),
+        "took {elapsed:?}"
+    );
+}
+
+#[test]
+fn compiler_output_is_capped() {
+    let cache = tempfile::tempdir().unwrap();
+    let toolchains = toolchains(cache.path());
+    let mut source = String::from("fn main() {\n");
+    for i in 0..3000 {
+        source.push_str(&format!("    let x{i}: u8 = \"not a number\";\n"));
+    }
+    source.push_str("}\n");
+    let limits = CompileLimits {
+        output_bytes: 2000,
+        ..test_limits()
+    };
+    let outcome = toolchains
+        .compile(Language::Rust, &source, &limits)
+        .unwrap();
+    let Compiled::Error { message } = &outcome else {
+        panic!("{outcome:?}");
+    };
+    assert!(message.len() <= 2000, "{} bytes", message.len());
+    assert!(message.contains("error[E0308]"), "{message}");
+    assert!(message.contains("--> main.rs:2:"), "{message}");
+    assert!(
+        message.ends_with("[compiler output truncated]"),
+        "{message}"
+    );
+}
+
+#[test]
+fn languages_without_a_toolchain_are_a_clear_error() {
+    let cache = tempfile::tempdir().unwrap();
+    let toolchains = toolchains(cache.path());
+    let error = toolchains
+        .compile(Language::Cpp, "int main() {}", &CompileLimits::default())
+        .unwrap_err();
+    assert!(error.to_string().contains("no toolchain for"), "{error:#}");
+    assert_eq!(toolchains.compiler_runs(), 0);
+}
+
+/// The helper on its own, around ordinary programs: what the compiler is subject to.
+mod helper {
+    use super::*;
+    use wasmeval::toolchain::confine::{self, Confinement};
+
+    fn confinement(scratch: &Path) -> Confinement {
+        Confinement {
+            read: [
+                "/usr/bin",
+                "/bin",
+                "/lib",
+                "/lib64",
+                "/usr/lib",
+                "/etc/ld.so.cache",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect(),
+            devices: vec!["/dev/null".into()],
+            write: scratch.to_owned(),
+            cpu_seconds: 2,
+            memory_bytes: 1 << 30,
+            file_bytes: 1 << 20,
+            allow_unconfined: false,
+            report: false,
+        }
+    }
+
+    fn run(program: &str, args: &[&str], wall: Duration) -> confine::Finished {
+        let scratch = tempfile::tempdir().unwrap();
+        let scratch = scratch.path().canonicalize().unwrap();
+        let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        confine::run(
+            Path::new(env!("CARGO_BIN_EXE_wasmeval")),
+            &confinement(&scratch),
+            Path::new(program),
+            &args,
+            &scratch,
+            4096,
+            wall,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn host_files_outside_the_allowed_folders_cannot_be_read() {
+        let finished = run("/usr/bin/cat", &["/etc/passwd"], Duration::from_secs(10));
+        assert!(!finished.status.success());
+        assert!(finished.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        assert!(stderr.contains("Permission denied"), "{stderr}");
+    }
+
+    #[test]
+    fn the_environment_is_empty_but_for_the_scratch_tmpdir() {
+        let finished = run("/usr/bin/env", &[], Duration::from_secs(10));
+        assert!(finished.status.success());
+        let stdout = String::from_utf8_lossy(&finished.stdout);
+        let names: Vec<&str> = stdout
+            .lines()
+            .map(|l| l.split('=').next().unwrap())
+            .collect();
+        assert_eq!(names, ["TMPDIR"], "{stdout}");
+    }
+
+    #[test]
+    fn the_wall_clock_backstop_kills_a_program_that_waits() {
+        let started = Instant::now();
+        let finished = run("/usr/bin/sleep", &["30"], Duration::from_millis(500));
+        assert!(finished.wall_killed);
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn the_cpu_limit_stops_a_busy_program_and_output_is_capped() {
+        // `yes` both burns CPU and floods its output: 4 KiB are kept, the rest is discarded.
+        let finished = run("/usr/bin/yes", &[], Duration::from_secs(20));
+        use std::os::unix::process::ExitStatusExt;
+        assert!(!finished.wall_killed);
+        assert!(
+            matches!(finished.status.signal(), Some(24) | Some(9)),
+            "{:?}",
+            finished.status
+        );
+        assert_eq!(finished.stdout.len(), 4096);
+        assert!(finished.discarded > 0);
+    }
+}
