@@ -126,7 +126,10 @@ mod tests {
 
     #[test]
     fn whitespace_compares_tokens() {
-        assert_eq!(compare_output("1 2\n3", " 1\t2 3\n\n", Whitespace, 0.0), Ok(()));
+        assert_eq!(
+            compare_output("1 2\n3", " 1\t2 3\n\n", Whitespace, 0.0),
+            Ok(())
+        );
         assert_eq!(
             compare_output("1 2 3", "1 2 4", Whitespace, 0.0),
             Err("token 3: expected \"3\", got \"4\"".into())
@@ -143,10 +146,16 @@ mod tests {
             compare_output("0.333333", "0.3333333333", Epsilon, 1e-5),
             Ok(())
         );
-        assert_eq!(compare_output("mean 2.5", "mean 2.500001", Epsilon, 1e-5), Ok(()));
+        assert_eq!(
+            compare_output("mean 2.5", "mean 2.500001", Epsilon, 1e-5),
+            Ok(())
+        );
         assert!(compare_output("0.3333", "0.3334", Epsilon, 1e-5).is_err());
         // Relative tolerance for large values.
-        assert_eq!(compare_output("1e12", "1000000000001", Epsilon, 1e-5), Ok(()));
+        assert_eq!(
+            compare_output("1e12", "1000000000001", Epsilon, 1e-5),
+            Ok(())
+        );
         assert!(compare_output("nan", "nan2", Epsilon, 1e-5).is_err());
         assert_eq!(compare_output("inf", "inf", Epsilon, 1e-5), Ok(()));
         assert!(compare_output("inf", "1e400", Epsilon, 1e-5).is_err());

@@ -34,9 +34,7 @@ impl ComplexityMetric {
     /// Lower bounds of the buckets reports group this figure into.
     fn bucket_starts(self) -> &'static [u32] {
         match self {
-            ComplexityMetric::Cyclomatic | ComplexityMetric::Cognitive => {
-                &[1, 3, 5, 8, 11, 16, 21]
-            }
+            ComplexityMetric::Cyclomatic | ComplexityMetric::Cognitive => &[1, 3, 5, 8, 11, 16, 21],
             ComplexityMetric::Loc => &[1, 6, 11, 21, 41, 81],
         }
     }
@@ -308,6 +306,9 @@ mod tests {
         for facet in Facet::ALL {
             assert_eq!(facet.to_string().parse::<Facet>(), Ok(facet));
         }
-        assert!("colour".parse::<Facet>().unwrap_err().contains("unknown facet"));
+        assert!("colour"
+            .parse::<Facet>()
+            .unwrap_err()
+            .contains("unknown facet"));
     }
 }

@@ -18,8 +18,8 @@ pub mod task;
 pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};
 pub use sample::{Grades, Sample, SampleCode, SampleInfo};
 pub use task::{
-    AssertionCase, AssertionSet, Comparison, Complexity, IoCase, Language, Metadata, Reference, Source,
-    SourceKind, Task, TaskId, TestSuite,
+    AssertionCase, AssertionSet, Comparison, Complexity, IoCase, Language, Metadata, Reference,
+    Source, SourceKind, Task, TaskId, TestSuite,
 };
 
 /// Version of every file format this crate reads and writes (tasks, results, summary).

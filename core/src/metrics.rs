@@ -39,7 +39,6 @@ pub fn mean_pass_at_k(tasks: &[(u64, u64)], k: u32) -> Option<f64> {
     Some(sum / tasks.len() as f64)
 }
 
-
 /// What a score is computed with, beyond the samples themselves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreOptions {
@@ -80,7 +79,9 @@ pub fn max_rate<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Opti
     results
         .into_iter()
         .filter_map(|r| r.info.rate())
-        .fold(None, |max, rate| Some(max.map_or(rate, |m: f64| m.max(rate))))
+        .fold(None, |max, rate| {
+            Some(max.map_or(rate, |m: f64| m.max(rate)))
+        })
 }
 
 /// Every metric of one group of samples.
@@ -119,7 +120,11 @@ pub struct Metrics {
 /// task has none) counts as all or nothing by its verdict.
 pub fn pass_ratio(result: &SampleResult) -> f64 {
     if result.cases.is_empty() {
-        return if result.verdict == Verdict::Passed { 1.0 } else { 0.0 };
+        return if result.verdict == Verdict::Passed {
+            1.0
+        } else {
+            0.0
+        };
     }
     let passed = result
         .cases
@@ -231,9 +236,11 @@ pub fn score<'a>(
         ),
         sceneval_pass_rate: (cases > 0).then(|| 1.0 - failed_cases as f64 / cases as f64),
         solvability: mean(counts.iter().map(|&(_, c)| if c > 0 { 1.0 } else { 0.0 })),
-        attempts: mean(units.values_mut().map(|unit| {
-            f64::from(attempts_until_pass(unit, options.attempt_k))
-        })),
+        attempts: mean(
+            units
+                .values_mut()
+                .map(|unit| f64::from(attempts_until_pass(unit, options.attempt_k))),
+        ),
         attempt_k: options.attempt_k,
         graded: epam.len() as u64,
         epam: mean(epam),
@@ -252,7 +259,11 @@ mod tests {
             .enumerate()
             .map(|(i, &ok)| CaseResult {
                 name: format!("case {i}"),
-                verdict: if ok { Verdict::Passed } else { Verdict::WrongAnswer },
+                verdict: if ok {
+                    Verdict::Passed
+                } else {
+                    Verdict::WrongAnswer
+                },
                 timeout_cause: None,
                 message: None,
             })
@@ -294,7 +305,9 @@ mod tests {
         // A fixed linear congruential sequence: reproducible, no dependency.
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         let mut next = |bound: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) % bound
         };
         for _ in 0..5000 {
@@ -303,7 +316,10 @@ mod tests {
             let k = 1 + next(n);
             let got = pass_at_k(n, c, k as u32).unwrap();
             let exact = exact_pass_at_k(n, c, k);
-            assert!((got - exact).abs() < 1e-12, "n={n} c={c} k={k}: {got} vs {exact}");
+            assert!(
+                (got - exact).abs() < 1e-12,
+                "n={n} c={c} k={k}: {got} vs {exact}"
+            );
         }
     }
 
@@ -345,14 +361,20 @@ mod tests {
             attempt_k: 3,
             ..ScoreOptions::default()
         };
-        let m = score(&[late_pass.clone(), first.clone(), second.clone()], &options);
+        let m = score(
+            &[late_pass.clone(), first.clone(), second.clone()],
+            &options,
+        );
         assert_eq!(m.attempts, Some(2.0));
         let only_two = ScoreOptions {
             attempt_k: 1,
             ..options
         };
         // Within one attempt it is not solved: counts k + 1 = 2.
-        assert_eq!(score(&[late_pass, first, second], &only_two).attempts, Some(2.0));
+        assert_eq!(
+            score(&[late_pass, first, second], &only_two).attempts,
+            Some(2.0)
+        );
     }
 
     #[test]
@@ -373,7 +395,10 @@ mod tests {
         assert_eq!(m.sceneval_pass_rate, Some(0.0));
         assert_eq!(m.avg_pass_ratio, Some(0.0));
         let empty = score(&[], &ScoreOptions::default());
-        assert_eq!((empty.avg_pass_ratio, empty.solvability, empty.attempts), (None, None, None));
+        assert_eq!(
+            (empty.avg_pass_ratio, empty.solvability, empty.attempts),
+            (None, None, None)
+        );
     }
 
     #[test]

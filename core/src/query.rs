@@ -124,10 +124,7 @@ impl Query {
         };
         (self.source_kinds.is_empty()
             || source.is_some_and(|s| self.source_kinds.contains(&s.kind)))
-            && any_of(
-                &self.source_names,
-                source.and_then(|s| s.name.as_deref()),
-            )
+            && any_of(&self.source_names, source.and_then(|s| s.name.as_deref()))
             && (self.topics_any.is_empty()
                 || metadata
                     .topics
@@ -137,9 +134,13 @@ impl Query {
                 .topics_all
                 .iter()
                 .all(|wanted| contains_ignoring_case(&metadata.topics, wanted))
-            && self
-                .complexity
-                .is_none_or(|c| Range { min: c.min, max: c.max }.contains(c.metric.of(task)))
+            && self.complexity.is_none_or(|c| {
+                Range {
+                    min: c.min,
+                    max: c.max,
+                }
+                .contains(c.metric.of(task))
+            })
             && self.years.is_none_or(|r| r.contains(metadata.year))
             && (self.languages.is_empty() || self.languages.contains(&task.language))
             && any_of(&self.difficulties, metadata.difficulty.as_deref())
@@ -346,10 +347,7 @@ mod tests {
             not: Some(Box::new(Query::parse("source=textbook").unwrap())),
             ..Query::default()
         };
-        assert_eq!(
-            selected(&strings.clone().and(not_textbook), &tasks),
-            ["b"]
-        );
+        assert_eq!(selected(&strings.clone().and(not_textbook), &tasks), ["b"]);
         let either = Query {
             any: vec![strings, Query::parse("year=2022").unwrap()],
             ..Query::default()

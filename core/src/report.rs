@@ -141,11 +141,7 @@ impl Report {
         } else {
             self.facets.clone()
         };
-        headers.extend(
-            ["samples", "tasks", "passed"]
-                .iter()
-                .map(|s| s.to_string()),
-        );
+        headers.extend(["samples", "tasks", "passed"].iter().map(|s| s.to_string()));
         headers.extend(sorted_ks(&ks));
         headers.extend(
             [
@@ -161,7 +157,11 @@ impl Report {
         let row = |keys: Vec<String>, m: &Metrics| -> Vec<String> {
             let mut cells = keys;
             cells.extend([m.samples, m.tasks, m.passed].map(|n| n.to_string()));
-            cells.extend(sorted_ks(&ks).iter().map(|k| number(m.pass_at_k.get(k).copied())));
+            cells.extend(
+                sorted_ks(&ks)
+                    .iter()
+                    .map(|k| number(m.pass_at_k.get(k).copied())),
+            );
             cells.extend(
                 [
                     m.avg_pass_ratio,
@@ -350,7 +350,10 @@ mod tests {
     fn csv_quotes_what_needs_it() {
         let table = Table {
             headers: vec!["topic".into(), "n".into()],
-            rows: vec![vec!["a, b".into(), "1".into()], vec!["say \"x\"".into(), "2".into()]],
+            rows: vec![
+                vec!["a, b".into(), "1".into()],
+                vec!["say \"x\"".into(), "2".into()],
+            ],
         };
         assert_eq!(
             table.to_csv(),

@@ -71,7 +71,9 @@ impl Grades {
             ("completeness", self.completeness),
         ] {
             if !(0.0..=MAX_GRADE).contains(&value) {
-                return Err(format!("grade `{name}` must be between 0 and 4, not {value}"));
+                return Err(format!(
+                    "grade `{name}` must be between 0 and 4, not {value}"
+                ));
             }
         }
         Ok(())

@@ -190,11 +190,9 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("wasmeval: error: {error:#}");
-            let bad_input = error
-                .chain()
-                .any(|cause| {
-                    cause.is::<wasmeval_core::formats::FormatError>() || cause.is::<BadInput>()
-                });
+            let bad_input = error.chain().any(|cause| {
+                cause.is::<wasmeval_core::formats::FormatError>() || cause.is::<BadInput>()
+            });
             ExitCode::from(if bad_input {
                 EXIT_BAD_INPUT
             } else {

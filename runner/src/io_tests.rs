@@ -43,9 +43,7 @@ pub struct IoRun {
 
 /// Whether the task has `io` suites.
 pub fn has_io_suites(task: &Task) -> bool {
-    task.tests
-        .iter()
-        .any(|s| matches!(s, TestSuite::Io { .. }))
+    task.tests.iter().any(|s| matches!(s, TestSuite::Io { .. }))
 }
 
 /// The verdict of an execution that ended abnormally (not by returning or exiting with 0), or

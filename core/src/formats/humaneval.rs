@@ -139,7 +139,7 @@ fn sample_info(fields: &Map<String, Value>) -> Result<SampleInfo, String> {
     if let Some(grades) = &info.grades {
         grades.validate()?;
     }
-    if info.seconds.is_some_and(|s| !(s >= 0.0)) {
+    if info.seconds.is_some_and(|s| s.is_nan() || s < 0.0) {
         return Err("`seconds` must be a non-negative number".into());
     }
     Ok(info)

@@ -79,9 +79,8 @@ fn whole_number(field: &str, value: Option<Value>) -> Result<Option<u32>, String
 impl Problem {
     pub(crate) fn into_task(self) -> Result<Task, String> {
         let id = text(Some(self.problem_id)).ok_or("`problemID` must be a string or a number")?;
-        let language = Language::parse(&self.program_language).ok_or_else(|| {
-            format!("unknown `programLanguage` `{}`", self.program_language)
-        })?;
+        let language = Language::parse(&self.program_language)
+            .ok_or_else(|| format!("unknown `programLanguage` `{}`", self.program_language))?;
         let kind = match self.source_type.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(kind) => Some(match kind.to_ascii_lowercase().as_str() {

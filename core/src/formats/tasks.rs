@@ -125,21 +125,31 @@ mod tests {
         let TestSuite::Io { cases, .. } = &book.tests[0] else {
             panic!("expected an io suite")
         };
-        assert_eq!((cases[0].stdin.as_str(), cases[0].stdout.as_str()), ("1 2", "3"));
+        assert_eq!(
+            (cases[0].stdin.as_str(), cases[0].stdout.as_str()),
+            ("1 2", "3")
+        );
         let web = &tasks[1];
         assert_eq!(web.metadata.topics, ["io", "strings"]);
-        assert_eq!(web.metadata.source.as_ref().unwrap().url.as_deref(), Some("https://example.org/1"));
+        assert_eq!(
+            web.metadata.source.as_ref().unwrap().url.as_deref(),
+            Some("https://example.org/1")
+        );
         assert!(web.tests.is_empty());
 
         // A bad record is reported at the line it starts on.
         let bad = "[\n{\"problemID\": 1, \"programLanguage\": \"Java\"},\n{\"problemID\": 2,\n \"programLanguage\": \"Cobol\"}\n]";
         let e = parse_tasks("s.json", bad).unwrap_err();
-        assert_eq!(e.to_string(), "s.json:3: sceneval problem: unknown `programLanguage` `Cobol`");
+        assert_eq!(
+            e.to_string(),
+            "s.json:3: sceneval problem: unknown `programLanguage` `Cobol`"
+        );
     }
 
     #[test]
     fn native_task_errors_give_the_field_path() {
-        let line = r#"{"id":"a","prompt":"","tests":[{"kind":"io","cases":[{"name":"x","stdin":""}]}]}"#;
+        let line =
+            r#"{"id":"a","prompt":"","tests":[{"kind":"io","cases":[{"name":"x","stdin":""}]}]}"#;
         let e = parse_task(line).unwrap_err();
         // Inside a suite (an internally tagged enum) serde reports the suite, not the case.
         assert_eq!(e, "wasmeval task: tests[0]: missing field `stdout`");

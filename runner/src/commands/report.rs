@@ -117,8 +117,8 @@ fn parse_query(text: &str) -> anyhow::Result<Query> {
 fn load(path: &Path, tasks_file: Option<&Path>) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
     if path.is_file() {
         let text = input::read_text(path)?;
-        let bundle = Bundle::parse(&text)
-            .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+        let bundle =
+            Bundle::parse(&text).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
         return Ok((bundle.tasks, bundle.results));
     }
     let results_path = path.join("results.jsonl");

