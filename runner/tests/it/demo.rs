@@ -45,16 +45,36 @@ fn demo_samples_get_the_verdicts_their_authors_expect() {
         assert_eq!(c["result"], expected_result.as_str());
     }
 
-    // pass@1 with 5 samples per task is the mean pass rate; pass@10 is undefined (n < 10).
-    let passed = expected.iter().filter(|e| e["verdict"] == "passed").count() as f64;
+    // pass@1 is the mean pass rate per (task, model), averaged: computed here from the expected
+    // verdicts, it must equal summary.json's and the report's.
+    let samples = read_jsonl(&demo.join("samples.jsonl"));
+    let mut units: std::collections::BTreeMap<(String, String), (f64, f64)> = Default::default();
+    for (sample, e) in samples.iter().zip(&expected) {
+        let unit = units
+            .entry((sample["task_id"].to_string(), sample["model"].to_string()))
+            .or_default();
+        unit.0 += 1.0;
+        unit.1 += f64::from(u8::from(e["verdict"] == "passed"));
+    }
+    let by_hand = units.values().map(|(n, c)| c / n).sum::<f64>() / units.len() as f64;
     let summary: Value =
         serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
     let pass1 = summary["pass_at_k"]["pass@1"].as_f64().unwrap();
     assert!(
-        (pass1 - passed / expected.len() as f64).abs() < 1e-12,
-        "pass@1 {pass1}"
+        (pass1 - by_hand).abs() < 1e-12,
+        "pass@1 {pass1} vs {by_hand}"
     );
     assert!(summary["pass_at_k"].get("pass@10").is_none());
+    let report = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"))
+        .args(["report", "--format", "json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(
+        report["overall"]["pass_at_k"]["pass@1"],
+        summary["pass_at_k"]["pass@1"]
+    );
     assert!(String::from_utf8_lossy(&output.stdout).contains("pass@1: "));
 }
 
