@@ -80,6 +80,91 @@ fn compare_tokens(
     }
 }
 
+/// Compares a `calls` case's return value, as the guest reported it, with the expected value:
+/// numbers by value (an integer equals the same float, floats within `tolerance`), everything else
+/// structurally; tagged objects (`{"$tuple": ..}`) compare like any object, so a tuple never equals
+/// a list. `Err` says where the first difference is (`[2].name: expected 3, got 4`).
+pub fn compare_values(
+    expected: &serde_json::Value,
+    actual: &serde_json::Value,
+    tolerance: f64,
+) -> Result<(), String> {
+    compare_values_at(expected, actual, tolerance, &mut String::new())
+}
+
+fn compare_values_at(
+    expected: &serde_json::Value,
+    actual: &serde_json::Value,
+    tolerance: f64,
+    path: &mut String,
+) -> Result<(), String> {
+    use serde_json::Value;
+    let differ = |path: &str| {
+        // Compact JSON, shortened like other excerpts.
+        let shown = |v: &Value| {
+            let text = v.to_string();
+            let mut short: String = text.chars().take(EXCERPT_CHARS).collect();
+            if short.len() < text.len() {
+                short.push('…');
+            }
+            short
+        };
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        Err(format!(
+            "{at}expected {}, got {}",
+            shown(expected),
+            shown(actual)
+        ))
+    };
+    match (expected, actual) {
+        (Value::Number(e), Value::Number(a)) => {
+            let same = match (e.as_i64(), a.as_i64(), e.as_u64(), a.as_u64()) {
+                (Some(e), Some(a), _, _) => e == a,
+                (_, _, Some(e), Some(a)) => e == a,
+                _ => match (e.as_f64(), a.as_f64()) {
+                    (Some(e), Some(a)) => e == a || (e - a).abs() <= tolerance,
+                    _ => false,
+                },
+            };
+            if same {
+                Ok(())
+            } else {
+                differ(path)
+            }
+        }
+        (Value::Array(e), Value::Array(a)) => {
+            if e.len() != a.len() {
+                return differ(path);
+            }
+            for (i, (e, a)) in e.iter().zip(a).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                compare_values_at(e, a, tolerance, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        (Value::Object(e), Value::Object(a)) => {
+            if e.len() != a.len() || e.keys().any(|k| !a.contains_key(k)) {
+                return differ(path);
+            }
+            for (key, e) in e {
+                let len = path.len();
+                path.push_str(&format!(".{key}"));
+                compare_values_at(e, &a[key], tolerance, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        (e, a) if e == a => Ok(()),
+        _ => differ(path),
+    }
+}
+
 /// Whether both tokens are finite numbers within `tolerance`, absolutely or relative to the
 /// expected value (so that large magnitudes are judged by their significant digits).
 fn numbers_close(expected: &str, actual: &str, tolerance: f64) -> bool {
@@ -160,6 +245,38 @@ mod tests {
         assert_eq!(compare_output("inf", "inf", Epsilon, 1e-5), Ok(()));
         assert!(compare_output("inf", "1e400", Epsilon, 1e-5).is_err());
         assert!(compare_output("yes", "no", Epsilon, 1e-5).is_err());
+    }
+
+    #[test]
+    fn values_compare_by_structure_and_numbers_by_value() {
+        use serde_json::json;
+        assert_eq!(
+            compare_values(&json!([1, 2.0]), &json!([1.0, 2]), 0.0),
+            Ok(())
+        );
+        assert_eq!(
+            compare_values(&json!({"$tuple": [1, 2]}), &json!([1, 2]), 0.0),
+            Err("expected {\"$tuple\":[1,2]}, got [1,2]".into())
+        );
+        assert_eq!(
+            compare_values(
+                &json!([{"a": 1}, {"a": 2}]),
+                &json!([{"a": 1}, {"a": 3}]),
+                0.0
+            ),
+            Err("[1].a: expected 2, got 3".into())
+        );
+        assert!(compare_values(&json!(0.1), &json!(0.10000001), 0.0).is_err());
+        assert_eq!(
+            compare_values(&json!(0.1), &json!(0.10000001), 1e-6),
+            Ok(())
+        );
+        assert!(compare_values(&json!(true), &json!(1), 0.0).is_err());
+        assert!(compare_values(&json!(null), &json!("None"), 0.0).is_err());
+        assert_eq!(
+            compare_values(&json!(u64::MAX), &json!(u64::MAX), 0.0),
+            Ok(())
+        );
     }
 
     #[test]

@@ -319,6 +319,19 @@ pub enum TestSuite {
         /// The sets, tried in order.
         sets: Vec<AssertionSet>,
     },
+    /// Function calls judged on the host: the guest calls the entry point with each case's
+    /// arguments and reports the return value as plain data; the host compares it with the
+    /// expected value, which never enters the guest, so no object, exit or printed line can forge
+    /// a pass.
+    Calls {
+        /// The function to call.
+        entry_point: String,
+        /// Largest difference between two floats that still counts as equal (0: exact).
+        #[serde(default)]
+        tolerance: f64,
+        /// The cases.
+        cases: Vec<CallCase>,
+    },
     /// Standard input to expected standard output, one execution of the whole program per case.
     Io {
         /// Name of the group (`edge`, `random`), shown in case names.
@@ -363,6 +376,19 @@ pub struct AssertionCase {
     pub code: String,
 }
 
+/// One `calls` case. Values are JSON; Python values JSON lacks are tagged objects:
+/// `{"$tuple": [..]}`, `{"$set": [..]}`, `{"$dict": [[key, value], ..]}` (for keys that are not
+/// strings); integers and floats compare by value (`1 == 1.0`, as in Python).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallCase {
+    /// Short name shown in results.
+    pub name: String,
+    /// The positional arguments.
+    pub args: Vec<serde_json::Value>,
+    /// The expected return value (kept on the host).
+    pub expected: serde_json::Value,
+}
+
 /// How an `io` case's output is compared with the expected output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -397,6 +423,7 @@ impl TestSuite {
                 sets.iter().map(|s| s.cases.len()).max().unwrap_or(0)
             }
             TestSuite::Io { cases, .. } => cases.len(),
+            TestSuite::Calls { cases, .. } => cases.len(),
         }
     }
 }
