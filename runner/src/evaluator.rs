@@ -2,13 +2,15 @@
 //! guest (assertion and alternative suites through the harness, `io` suites as a script); Rust
 //! samples are compiled, confined, to a WASI module that runs the `io` suites.
 
-use crate::io_tests::{has_io_suites, run_io_suites, without_program, IoRun, Program};
+use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
 use crate::python::PythonRuntime;
-use crate::sandbox::{cache, Entry, Invocation, Limits, Sandbox};
+use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Sandbox};
 use crate::toolchain::{CompileLimits, Compiled, Toolchains};
 use anyhow::Context;
 use std::path::PathBuf;
-use wasmeval_core::{Language, Sample, SampleResult, Task, TestSuite, Verdict};
+use wasmeval_core::{
+    CaseResult, Language, Sample, SampleResult, Task, TestSuite, TimeoutCause, Verdict,
+};
 
 /// Whether samples of `language` can be run by this build.
 pub fn can_run(language: Language) -> bool {
@@ -73,36 +75,84 @@ impl Evaluator<'_> {
         Ok(result.expect("one of the two branches ran"))
     }
 
+    /// A compiled sample: each assertion case is its own program (the candidate followed by the
+    /// case's code, judged by its exit), and one build of the candidate runs the `io` cases.
     fn evaluate_compiled(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
+        let candidate = sample.program(task);
+        let mut result = SampleResult {
+            task_id: task.id.clone(),
+            ..SampleResult::for_sample(sample)
+        };
+        let mut assertions = IoRun::default();
+        for (setup, case) in task.assertion_cases() {
+            let source = format!("{candidate}\n{setup}\n{}\n", case.code);
+            let (verdict, timeout_cause, message) = match self.build(task, &source)? {
+                Err((verdict, message)) => (verdict, None, Some(message)),
+                Ok(module) => {
+                    let (program, _scratch) = self.compiled_program(&module)?;
+                    let execution = self.sandbox.run(
+                        program.module,
+                        program.entry,
+                        &program.invocation,
+                        &self.limits,
+                    )?;
+                    assertions.measure(&execution, true);
+                    judge_assertion_program(&execution)
+                }
+            };
+            assertions.cases.push(CaseResult {
+                name: case.name.clone(),
+                verdict,
+                timeout_cause,
+                message,
+            });
+        }
+        assertions.append_to(&mut result);
+        if has_io_suites(task) {
+            let io = match self.build(task, &candidate)? {
+                Err((verdict, message)) => IoRun::not_built(task, verdict, message),
+                Ok(module) => {
+                    let (program, _scratch) = self.compiled_program(&module)?;
+                    run_io_suites(self.sandbox, &program, task, &self.limits)?
+                }
+            };
+            io.append_to(&mut result);
+        }
+        Ok(result)
+    }
+
+    /// Compiles `source` in the task's language into a loaded module, or the verdict and message
+    /// of a source that does not build.
+    fn build(
+        &self,
+        task: &Task,
+        source: &str,
+    ) -> anyhow::Result<Result<wasmtime::Module, (Verdict, String)>> {
         let toolchains = self
             .toolchains
             .as_ref()
             .context("the compilers are not loaded")?;
-        let source = sample.program(task);
-        let wasm = match toolchains.compile(task.language, &source, &self.compile_limits)? {
+        let wasm = match toolchains.compile(task.language, source, &self.compile_limits)? {
             Compiled::Module { wasm, .. } => wasm,
-            Compiled::Error { message } => {
-                return Ok(without_program(
-                    task,
-                    sample,
-                    Verdict::CompileError,
-                    message,
-                ))
-            }
+            Compiled::Error { message } => return Ok(Err((Verdict::CompileError, message))),
             Compiled::Timeout { message } => {
-                return Ok(without_program(
-                    task,
-                    sample,
-                    Verdict::Timeout,
-                    format!("compilation: {message}"),
-                ))
+                return Ok(Err((Verdict::Timeout, format!("compilation: {message}"))))
             }
         };
         let module = cache::load_module(self.sandbox.engine(), &wasm, &self.module_cache)
             .context("cannot load a compiled sample")?;
+        Ok(Ok(module))
+    }
+
+    /// How a compiled module starts: as a command, with an empty writable `/tmp` (the returned
+    /// folder, removed when dropped) and nothing else.
+    fn compiled_program<'m>(
+        &self,
+        module: &'m wasmtime::Module,
+    ) -> anyhow::Result<(Program<'m>, tempfile::TempDir)> {
         let scratch = tempfile::Builder::new().prefix("wasmeval-tmp-").tempdir()?;
         let program = Program {
-            module: &module,
+            module,
             entry: Entry::Command,
             invocation: Invocation {
                 args: vec!["main".into()],
@@ -115,7 +165,27 @@ impl Evaluator<'_> {
                 stdin: Vec::new(),
             },
         };
-        let io: IoRun = run_io_suites(self.sandbox, &program, task, &self.limits)?;
-        Ok(io.into_result(task, sample))
+        Ok((program, scratch))
+    }
+}
+
+/// The verdict of a compiled assertion program: exit 0 passes; a failed assertion (`assert!`
+/// panics, C's `assert` aborts, both saying so on stderr) is a wrong answer; other ends as for any
+/// execution.
+fn judge_assertion_program(
+    execution: &Execution,
+) -> (Verdict, Option<TimeoutCause>, Option<String>) {
+    let Some((verdict, cause, message)) = abnormal_end(execution) else {
+        return (Verdict::Passed, None, None);
+    };
+    let stderr = String::from_utf8_lossy(&execution.output.stderr);
+    let assertion = stderr
+        .lines()
+        .find(|line| line.to_ascii_lowercase().contains("assert"));
+    match (verdict, assertion) {
+        (Verdict::RuntimeError, Some(line)) => {
+            (Verdict::WrongAnswer, None, Some(excerpt(line.trim())))
+        }
+        _ => (verdict, cause, Some(message)),
     }
 }

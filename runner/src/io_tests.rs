@@ -39,6 +39,8 @@ pub struct IoRun {
     pub stderr: String,
     /// Bytes written by all executions.
     pub output_bytes: u64,
+    /// Whether the excerpts kept are of a failing case (`None`: none kept yet).
+    shown: Option<bool>,
 }
 
 /// Whether the task has `io` suites.
@@ -94,7 +96,6 @@ pub fn run_io_suites(
     limits: &Limits,
 ) -> anyhow::Result<IoRun> {
     let mut run = IoRun::default();
-    let mut shown: Option<bool> = None; // Whether the excerpt kept is of a failing case.
     for suite in &task.tests {
         let TestSuite::Io {
             group,
@@ -120,11 +121,7 @@ pub fn run_io_suites(
             let mut invocation = program.invocation.clone();
             invocation.stdin = case.stdin.clone().into_bytes();
             let execution = sandbox.run(program.module, program.entry, &invocation, limits)?;
-            run.fuel += execution.fuel;
-            run.wall += execution.wall;
-            run.peak_memory = run.peak_memory.max(execution.peak_memory);
             let output = &execution.output;
-            run.output_bytes += output.written;
             let (verdict, timeout_cause, message) = match abnormal_end(&execution) {
                 Some(ended) => ended,
                 None => {
@@ -138,12 +135,7 @@ pub fn run_io_suites(
             if verdict == Verdict::Timeout {
                 timed_out = Some((timeout_cause, message.clone()));
             }
-            let failing = verdict != Verdict::Passed;
-            if shown.is_none() || (failing && shown == Some(false)) {
-                run.stdout = excerpt(&String::from_utf8_lossy(&output.stdout));
-                run.stderr = excerpt(&String::from_utf8_lossy(&output.stderr));
-                shown = Some(failing);
-            }
+            run.measure(&execution, verdict != Verdict::Passed);
             run.cases.push(CaseResult {
                 name,
                 verdict,
@@ -156,6 +148,38 @@ pub fn run_io_suites(
 }
 
 impl IoRun {
+    /// Adds an execution's measurements; keeps its output excerpts when they are the first, or
+    /// the first of a `failing` case.
+    pub fn measure(&mut self, execution: &Execution, failing: bool) {
+        self.fuel += execution.fuel;
+        self.wall += execution.wall;
+        self.peak_memory = self.peak_memory.max(execution.peak_memory);
+        self.output_bytes += execution.output.written;
+        if self.shown.is_none() || (failing && self.shown == Some(false)) {
+            self.stdout = excerpt(&String::from_utf8_lossy(&execution.output.stdout));
+            self.stderr = excerpt(&String::from_utf8_lossy(&execution.output.stderr));
+            self.shown = Some(failing);
+        }
+    }
+
+    /// The cases of a program that could not be built: every `io` case gets `verdict`, the first
+    /// one the compiler's message, the others `not run`.
+    pub fn not_built(task: &Task, verdict: Verdict, message: String) -> IoRun {
+        let mut run = IoRun::default();
+        let mut message = Some(message);
+        for suite in &task.tests {
+            if let TestSuite::Io { group, cases, .. } = suite {
+                run.cases.extend(cases.iter().map(|case| CaseResult {
+                    name: case_name(group, &case.name),
+                    verdict,
+                    timeout_cause: None,
+                    message: Some(message.take().unwrap_or_else(|| "not run".into())),
+                }));
+            }
+        }
+        run
+    }
+
     /// The sample's result when `io` suites are all its task has.
     pub fn into_result(self, task: &Task, sample: &Sample) -> SampleResult {
         let mut result = SampleResult {
@@ -189,30 +213,6 @@ impl IoRun {
             }
         }
     }
-}
-
-/// The result of a sample that produced no program (it did not compile): every `io` case gets the
-/// sample's verdict, so that pass ratios count them as failed.
-pub fn without_program(
-    task: &Task,
-    sample: &Sample,
-    verdict: Verdict,
-    message: String,
-) -> SampleResult {
-    let mut result = IoRun::default().into_result(task, sample);
-    for suite in &task.tests {
-        if let TestSuite::Io { group, cases, .. } = suite {
-            result.cases.extend(cases.iter().map(|case| CaseResult {
-                name: case_name(group, &case.name),
-                verdict,
-                timeout_cause: None,
-                message: Some("not run".into()),
-            }));
-        }
-    }
-    result.verdict = verdict;
-    result.message = Some(message);
-    result
 }
 
 /// A case's name in results: `group/name`, or the name alone outside a group.

@@ -5,6 +5,7 @@
 
 mod alternatives;
 mod cli;
+mod compiled;
 mod demo;
 mod hostile;
 mod io;
