@@ -4,8 +4,10 @@
 //! belong to the caller (the runner); these functions see text only.
 
 pub mod humaneval;
+pub mod humaneval_x;
 pub mod jsonl;
 pub mod mbpp;
+pub mod psb2;
 pub mod sceneval;
 pub mod tasks;
 

