@@ -9,6 +9,7 @@ mod compiled;
 mod demo;
 mod hostile;
 mod io;
+mod psb2;
 mod report;
 mod resume;
 mod support;
