@@ -182,10 +182,20 @@ fn judge_assertion_program(
     let assertion = stderr
         .lines()
         .find(|line| line.to_ascii_lowercase().contains("assert"));
-    match (verdict, assertion) {
-        (Verdict::RuntimeError, Some(line)) => {
+    // Rust prints `thread 'main' panicked at src:line:col:` and the panic's message on the next line.
+    let panic = stderr
+        .lines()
+        .skip_while(|line| !line.contains("panicked at"))
+        .nth(1);
+    match (verdict, assertion, panic) {
+        (Verdict::RuntimeError, Some(line), _) => {
             (Verdict::WrongAnswer, None, Some(excerpt(line.trim())))
         }
+        (Verdict::RuntimeError, None, Some(panic)) => (
+            verdict,
+            cause,
+            Some(excerpt(&format!("panicked: {}", panic.trim()))),
+        ),
         _ => (verdict, cause, Some(message)),
     }
 }
