@@ -17,9 +17,10 @@ pub struct CodeMetrics {
     pub cl: u32,
     /// Number of statements (NOS).
     pub nos: u32,
-    /// McCabe's cyclomatic complexity of the program: 1 + decision points (branches, loops,
-    /// `case`s, `catch`es, boolean operators, conditional expressions), summed over functions and
-    /// top-level code.
+    /// McCabe's cyclomatic complexity of the program: the sum over functions of 1 + decision
+    /// points (branches, loops, `case`s, `catch`es, boolean operators, conditional expressions),
+    /// plus top-level code's decision points, plus 1 when there is no function at all (the
+    /// runner's `analysis` module documents every choice).
     pub cyclomatic: u32,
     /// SonarSource's cognitive complexity, summed over functions and top-level code.
     pub cognitive: u32,
@@ -33,13 +34,14 @@ pub struct CodeMetrics {
 /// Metrics of one function (or method, or named closure).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionMetrics {
-    /// Its name (`<lambda>` or `<closure>` for anonymous ones).
+    /// Its name (`<lambda>`, `<closure>` or, in JavaScript, `<anonymous>` for anonymous ones; a
+    /// JavaScript function expression or arrow function takes its variable's name).
     pub name: String,
     /// The line it starts on, from 1.
     pub line: u32,
-    /// Lines of code of its body.
+    /// Lines of code of its whole definition (signature and nested functions included).
     pub loc: u32,
-    /// Statements in it.
+    /// Statements in its own code (a nested function's definition is one; its body's are not).
     pub nos: u32,
     /// Its cyclomatic complexity (1 + decision points).
     pub cyclomatic: u32,

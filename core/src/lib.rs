@@ -6,6 +6,7 @@
 
 pub mod code_metrics;
 pub mod compare;
+pub mod comparison;
 pub mod facets;
 pub mod formats;
 pub mod metrics;
@@ -18,8 +19,8 @@ pub mod task;
 pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};
 pub use sample::{Grades, Sample, SampleCode, SampleInfo};
 pub use task::{
-    AssertionCase, AssertionSet, CallCase, Comparison, Complexity, IoCase, Language, Metadata, Reference,
-    Source, SourceKind, Task, TaskId, TestSuite,
+    AssertionCase, AssertionSet, CallCase, Comparison, Complexity, IoCase, Language, Metadata,
+    Reference, Source, SourceKind, Task, TaskId, TestSuite,
 };
 
 /// Version of every file format this crate reads and writes (tasks, results, summary).

@@ -32,6 +32,9 @@ enum Command {
     /// Score results per scenario: every metric grouped by any facet, over any selection.
     #[command(after_help = REPORT_EXAMPLES)]
     Report(commands::report::ReportArgs),
+    /// Static metrics of every sample and reference, with the generated-versus-reference table
+    /// and the time taken (a benchmark of the metrics).
+    Analyze(commands::analyze::AnalyzeArgs),
     /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
     #[command(name = "__confined-exec", hide = true)]
     ConfinedExec(commands::confined_exec::ConfinedExecArgs),
@@ -183,6 +186,7 @@ pub fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => commands::run::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
         // Returns its own exit codes: on success the process has become the compiler.
         Command::ConfinedExec(args) => return commands::confined_exec::run(args),
     };

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod confined_exec;
 pub mod report;
 pub mod run;

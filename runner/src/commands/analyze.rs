@@ -1,0 +1,132 @@
+//! `wasmeval analyze`: static metrics ([`crate::analysis`]) of every sample and of its task's
+//! reference, without running anything. Prints per-sample JSON lines (`--jsonl`) or the
+//! generated-versus-reference table (ScenEval's Table IV, all samples counted as one set since no
+//! verdicts are read), and the time taken on stderr. Doubles as the metrics' benchmark
+//! (`bench/analysis.sh`).
+
+use crate::analysis::analyze;
+use crate::input::{read_samples, read_tasks};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+use wasmeval_core::code_metrics::CodeMetrics;
+use wasmeval_core::comparison::Split;
+use wasmeval_core::{Sample, Task, TaskId};
+
+/// Flags of `wasmeval analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Tasks file (`.jsonl` or `.jsonl.gz`): prompts, languages and reference solutions.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: PathBuf,
+    /// Samples file (`.jsonl` or `.jsonl.gz`); a completion is appended to its task's prompt.
+    #[arg(long, value_name = "FILE")]
+    pub samples: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Print one JSON line per sample (`index`, `task_id`, `metrics`) instead of the table.
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// Runs `wasmeval analyze`.
+pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let tasks = read_tasks(&args.tasks)?;
+    let samples: Vec<Sample> = read_samples(&args.samples)?
+        .into_iter()
+        .map(|(sample, _)| sample)
+        .collect();
+    let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
+    let loaded = started.elapsed();
+
+    let analysing = Instant::now();
+    let references: BTreeMap<&TaskId, Option<CodeMetrics>> = tasks
+        .iter()
+        .map(|t| {
+            let reference = t
+                .references
+                .first()
+                .and_then(|r| analyze(t.language, &r.code));
+            (&t.id, reference)
+        })
+        .collect();
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let mut metrics: Vec<Option<CodeMetrics>> = vec![None; samples.len()];
+    let chunks: Vec<Vec<(usize, Option<CodeMetrics>)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                std::thread::Builder::new()
+                    // Trees of deeply nested code are walked recursively.
+                    .stack_size(64 << 20)
+                    .spawn_scoped(scope, || {
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(sample) = samples.get(i) else {
+                                break;
+                            };
+                            let result = by_id
+                                .get(&sample.task_id)
+                                .and_then(|task| analyze(task.language, &sample.program(task)));
+                            done.push((i, result));
+                        }
+                        done
+                    })
+                    .expect("cannot start an analysis thread")
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("an analysis thread panicked"))
+            .collect()
+    });
+    for (i, result) in chunks.into_iter().flatten() {
+        metrics[i] = result;
+    }
+    let analysed = analysing.elapsed();
+
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.jsonl {
+        for (sample, metrics) in samples.iter().zip(&metrics) {
+            let line = serde_json::json!({
+                "index": sample.index,
+                "task_id": sample.task_id,
+                "metrics": metrics,
+            });
+            writeln!(out, "{line}")?;
+        }
+    } else {
+        let pairs = samples.iter().zip(&metrics).filter_map(|(sample, m)| {
+            let reference = references.get(&sample.task_id)?.as_ref();
+            m.as_ref().map(|m| (reference, m))
+        });
+        let split = Split::new(pairs);
+        write!(out, "{}", split.table("all").to_text())?;
+    }
+    out.flush()?;
+
+    let failed = metrics.iter().filter(|m| m.is_none()).count();
+    let seconds = analysed.as_secs_f64();
+    eprintln!(
+        "analysed {} samples and {} references in {:.3} s ({:.0} samples/s, {} jobs; {} not analysable); loading took {:.3} s, total {:.3} s",
+        samples.len(),
+        references.len(),
+        seconds,
+        samples.len() as f64 / seconds.max(1e-9),
+        jobs,
+        failed,
+        loaded.as_secs_f64(),
+        started.elapsed().as_secs_f64(),
+    );
+    Ok(())
+}
