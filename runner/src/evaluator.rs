@@ -1,6 +1,6 @@
 //! The evaluator: runs one sample by its task's language. Python samples run in the interpreter
-//! guest (assertion and alternative suites through the harness, `io` suites as a script); Rust
-//! samples are compiled, confined, to a WASI module that runs the `io` suites.
+//! guest (assertion and alternative suites through the harness, `io` suites as a script); Rust, C
+//! and C++ samples are compiled, confined, to WASI modules.
 
 use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
 use crate::python::PythonRuntime;
@@ -14,7 +14,10 @@ use wasmeval_core::{
 
 /// Whether samples of `language` can be run by this build.
 pub fn can_run(language: Language) -> bool {
-    matches!(language, Language::Python | Language::Rust)
+    matches!(
+        language,
+        Language::Python | Language::Rust | Language::C | Language::Cpp
+    )
 }
 
 /// Everything needed to run samples: the sandbox and the guests and compilers the run needs.
@@ -38,7 +41,7 @@ impl Evaluator<'_> {
     pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
         match task.language {
             Language::Python => self.evaluate_python(task, sample),
-            Language::Rust => self.evaluate_compiled(task, sample),
+            Language::Rust | Language::C | Language::Cpp => self.evaluate_compiled(task, sample),
             other => anyhow::bail!("samples in {other} cannot be run yet"),
         }
     }

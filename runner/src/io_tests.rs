@@ -63,6 +63,11 @@ pub fn abnormal_end(execution: &Execution) -> Option<(Verdict, Option<TimeoutCau
             "wall-clock limit reached".into(),
         ),
         Exit::OutputLimit => (Verdict::OutputLimit, None, "output limit exceeded".into()),
+        Exit::MemoryAtStart(_) => (
+            Verdict::MemoryLimit,
+            None,
+            "the program's initial memory is larger than the memory limit".into(),
+        ),
         _ if execution.memory_denied => (Verdict::MemoryLimit, None, "memory limit reached".into()),
         Exit::Trap(trap) => (Verdict::RuntimeError, None, format!("trap: {trap}")),
         Exit::Code(0) => return None,

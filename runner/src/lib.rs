@@ -5,6 +5,7 @@
 //! in parallel; [`store`] keeps the results on disk so a killed run resumes; [`commands`] are the
 //! subcommands and [`cli`] their flags.
 
+pub mod analysis;
 pub mod cli;
 pub mod commands;
 pub mod evaluate;

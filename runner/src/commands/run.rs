@@ -119,13 +119,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let toolchains = if needs(Language::Rust) {
+    let toolchains = if [Language::Rust, Language::C, Language::Cpp]
+        .into_iter()
+        .any(needs)
+    {
         Some(
             Toolchains::detect(
                 &args.runtime.compiled_dir(),
                 args.allow_unconfined_compilation,
             )
-            .context("cannot set up the Rust compiler (scripts/setup installs its target)")?,
+            .context("cannot set up the compilers (scripts/setup installs them)")?,
         )
     } else {
         None

@@ -96,6 +96,8 @@ pub enum Exit {
     OutputLimit,
     /// A trap (stack overflow, unreachable, out-of-bounds access...), with its description.
     Trap(String),
+    /// The module could not start: its initial memory is larger than the memory limit.
+    MemoryAtStart(String),
 }
 
 /// What one execution did.
@@ -302,12 +304,23 @@ impl Sandbox {
         store.epoch_deadline_trap();
 
         let started = Instant::now();
-        // Failing to instantiate (no free pool slot, a memory limit below the module's minimum, a
-        // missing import) is the host's problem, not a verdict on the guest.
-        let instance = self
-            .linker
-            .instantiate(&mut store, module)
-            .map_err(|e| anyhow::anyhow!("cannot instantiate the guest: {e:#}"))?;
+        // Failing to instantiate (no free pool slot, a missing import) is the host's problem, not a
+        // verdict on the guest; a module whose initial memory is over the limit is reported as such
+        // (a compiled sample's huge static array is the sample's doing; the caller decides).
+        let instance = match self.linker.instantiate(&mut store, module) {
+            Ok(instance) => instance,
+            Err(error) if store.data().limiter.memory_denied => {
+                return Ok(Execution {
+                    exit: Exit::MemoryAtStart(format!("{error:#}")),
+                    fuel: 0,
+                    wall: started.elapsed(),
+                    peak_memory: 0,
+                    memory_denied: true,
+                    output: output.take(),
+                })
+            }
+            Err(error) => return Err(anyhow::anyhow!("cannot instantiate the guest: {error:#}")),
+        };
         let result = (|| match entry {
             Entry::Command => instance
                 .get_typed_func::<(), ()>(&mut store, "_start")?
@@ -379,4 +392,36 @@ fn seeded_bytes(seed: u64) -> Vec<u8> {
             (z ^ (z >> 31)).to_le_bytes()
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module of one memory of 20,000 pages (1.25 GiB) and nothing else.
+    const HUGE_INITIAL_MEMORY: &[u8] = &[
+        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+        0x05, 0x05, 0x01, 0x00, 0xa0, 0x9c, 0x01, // memory section: min 20000 pages, no max
+    ];
+
+    #[test]
+    fn a_module_whose_initial_memory_is_over_the_limit_does_not_start() {
+        let sandbox = Sandbox::new(1).unwrap();
+        let module = Module::new(sandbox.engine(), HUGE_INITIAL_MEMORY).unwrap();
+        let limits = Limits {
+            fuel: 1_000_000,
+            memory: 256 << 20,
+            timeout: Duration::from_secs(10),
+            output: 1024,
+        };
+        let execution = sandbox
+            .run(&module, Entry::Command, &Invocation::default(), &limits)
+            .unwrap();
+        assert!(
+            matches!(execution.exit, Exit::MemoryAtStart(_)),
+            "{:?}",
+            execution.exit
+        );
+        assert!(execution.memory_denied);
+    }
 }

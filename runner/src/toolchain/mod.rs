@@ -7,17 +7,25 @@
 //! toolchain and the system's shared libraries and write only the scratch folder ([`confine`]).
 //! Without Landlock enforced, [`Toolchains`] refuses to compile unless told `allow_unconfined`.
 //!
+//! C and C++ go through Debian's clang 19 ([`clang`]) under the same confinement, with a project
+//! sysroot (symlinks to wasi-libc and libc++, kept in the cache folder) so that the host's
+//! /usr/include is neither searched nor readable.
+//!
 //! Compiled modules are cached in `<cache_dir>/<key>.wasm`, the key being the SHA-256 of the
-//! compiler's `-vV` output, its flags and the source; a hit does not start the compiler. Compile
-//! errors are not cached (they are cheap to reproduce, and timeouts depend on the limits).
+//! compiler's `-vV` (`--version`) output, its flags and the source; a hit does not start the
+//! compiler. Compile errors are not cached (they are cheap to reproduce, and timeouts depend on
+//! the limits).
 
+pub mod clang;
 pub mod confine;
 pub mod rust;
 
 use anyhow::{bail, Context, Result};
+use clang::ClangToolchain;
 use confine::{Confinement, CONFINE_FAILED, FAILURE_PREFIX};
 use rust::RustToolchain;
 use sha2::{Digest, Sha256};
+use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -71,7 +79,7 @@ pub enum Compiled {
     },
     /// The compiler rejected the source (or ran out of memory or file size); its diagnostics.
     Error {
-        /// rustc's stderr with host paths neutralised, capped to `output_bytes`.
+        /// The compiler's stderr with host paths neutralised, capped to `output_bytes`.
         message: String,
     },
     /// The compiler ran out of CPU time or wall-clock time.
@@ -81,12 +89,21 @@ pub enum Compiled {
     },
 }
 
+/// The located clang, its `--version` (part of every C/C++ cache key) and its project sysroot.
+#[derive(Debug)]
+struct Clang {
+    toolchain: ClangToolchain,
+    version: String,
+}
+
 /// The compilers found on this machine, and the module cache.
 #[derive(Debug)]
 pub struct Toolchains {
     rust: RustToolchain,
     /// `rustc -vV`: part of every cache key, so a new compiler never reuses old modules.
     rust_version: String,
+    /// clang for C and C++, or why it is unavailable (not installed, cannot be confined).
+    clang: std::result::Result<Clang, String>,
     cache_dir: PathBuf,
     /// The `wasmeval` binary that provides the `__confined-exec` helper.
     helper: PathBuf,
@@ -99,6 +116,10 @@ impl Toolchains {
     /// Finds rustc and checks the wasm32-wasip1 target is installed; `cache_dir` holds compiled
     /// .wasm files. Runs `rustc -vV` once through the confinement, so a machine where it cannot be
     /// applied fails here, before any untrusted source.
+    ///
+    /// Also looks for clang 19 (C, C++): when it is installed, runs `clang --version` confined and
+    /// prepares the project sysroot in `cache_dir` (compiling the exception stub once). A missing
+    /// or unusable clang is not an error here; compiling C or C++ then fails with the reason.
     ///
     /// The helper is this process's own executable: call from the `wasmeval` binary (tests and
     /// other embedders use [`Toolchains::detect_with_helper`]).
@@ -117,7 +138,8 @@ impl Toolchains {
         std::fs::create_dir_all(cache_dir)
             .with_context(|| format!("cannot create {}", cache_dir.display()))?;
         let scratch = Scratch::new()?;
-        let mut confinement = confinement(&rust, &scratch.path, &CompileLimits::default());
+        let mut confinement =
+            confinement(rust.read_paths(), &scratch.path, &CompileLimits::default());
         confinement.allow_unconfined = allow_unconfined;
         confinement.report = true;
         let finished = confine::run(
@@ -140,9 +162,11 @@ impl Toolchains {
         let confinement = confine::parse_report(&stderr)
             .with_context(|| format!("the confinement helper did not report: {stderr}"))?
             .to_owned();
+        let clang = detect_clang(cache_dir, helper, allow_unconfined).map_err(|e| format!("{e:#}"));
         Ok(Toolchains {
             rust,
             rust_version: String::from_utf8_lossy(&finished.stdout).into_owned(),
+            clang,
             cache_dir: cache_dir.to_owned(),
             helper: helper.to_owned(),
             allow_unconfined,
@@ -161,6 +185,22 @@ impl Toolchains {
         &self.rust_version
     }
 
+    /// `clang --version` of the C/C++ toolchain, or why there is none.
+    pub fn clang_version(&self) -> std::result::Result<&str, &str> {
+        match &self.clang {
+            Ok(clang) => Ok(&clang.version),
+            Err(reason) => Err(reason),
+        }
+    }
+
+    /// The folders the confined C/C++ compiler may read (empty without clang).
+    pub fn clang_read_paths(&self) -> Vec<PathBuf> {
+        self.clang
+            .as_ref()
+            .map(|clang| clang.toolchain.read_paths())
+            .unwrap_or_default()
+    }
+
     /// How many times a compiler was started by [`Toolchains::compile`] (cache hits start none).
     pub fn compiler_runs(&self) -> u64 {
         self.compiler_runs.load(Ordering::Relaxed)
@@ -172,6 +212,28 @@ impl Toolchains {
             .join(format!("{}.wasm", cache_key(&self.rust_version, source)))
     }
 
+    /// The cache file a source of `language` compiles to; Err when there is no toolchain for it.
+    pub fn cache_path_for(&self, language: Language, source: &str) -> Result<PathBuf> {
+        match language {
+            Language::Rust => Ok(self.cache_path(source)),
+            Language::C | Language::Cpp => {
+                let clang = self.clang()?;
+                let flags = clang_key_flags(language);
+                Ok(self
+                    .cache_dir
+                    .join(format!("{}.wasm", key(&clang.version, &flags, source))))
+            }
+            other => bail!("no toolchain for {other} yet"),
+        }
+    }
+
+    fn clang(&self) -> Result<&Clang> {
+        match &self.clang {
+            Ok(clang) => Ok(clang),
+            Err(reason) => bail!("no toolchain for C/C++: {reason}"),
+        }
+    }
+
     /// Compiles `source`; Err only for host failures. Safe to call from several threads at once
     /// (each compilation has its own scratch folder; cache files appear by atomic rename).
     pub fn compile(
@@ -180,10 +242,7 @@ impl Toolchains {
         source: &str,
         limits: &CompileLimits,
     ) -> Result<Compiled> {
-        if language != Language::Rust {
-            bail!("no toolchain for {language} yet");
-        }
-        let cached = self.cache_path(source);
+        let cached = self.cache_path_for(language, source)?;
         match std::fs::read(&cached) {
             Ok(wasm) => {
                 return Ok(Compiled::Module {
@@ -198,9 +257,29 @@ impl Toolchains {
         }
 
         let scratch = Scratch::new()?;
-        std::fs::write(scratch.path.join(rust::SOURCE_NAME), source)
+        let clang = match language {
+            Language::Rust => None,
+            _ => Some(&self.clang()?.toolchain),
+        };
+        let (program, args, source_name, output_name, read) = match clang {
+            None => (
+                &self.rust.rustc,
+                RustToolchain::args(),
+                rust::SOURCE_NAME,
+                rust::OUTPUT_NAME,
+                self.rust.read_paths(),
+            ),
+            Some(clang) => (
+                &clang.clang,
+                clang.args(language),
+                clang::source_name(language),
+                clang::OUTPUT_NAME,
+                clang.read_paths(),
+            ),
+        };
+        std::fs::write(scratch.path.join(source_name), source)
             .context("cannot write the source into the scratch folder")?;
-        let mut confinement = confinement(&self.rust, &scratch.path, limits);
+        let mut confinement = confinement(read, &scratch.path, limits);
         confinement.allow_unconfined = self.allow_unconfined;
         self.compiler_runs.fetch_add(1, Ordering::Relaxed);
         // Read a little more than the cap: replacing the scratch path by nothing shortens the text,
@@ -211,8 +290,8 @@ impl Toolchains {
         let finished = confine::run(
             &self.helper,
             &confinement,
-            &self.rust.rustc,
-            &RustToolchain::args(),
+            program,
+            &args,
             &scratch.path,
             cap,
             limits.wall(),
@@ -226,7 +305,12 @@ impl Toolchains {
         if !finished.stdout.is_empty() {
             raw.push_str(&String::from_utf8_lossy(&finished.stdout));
         }
-        let said = rust::clean_message(&raw, &scratch.path, &self.rust.sysroot);
+        let said = match clang {
+            None => rust::clean_message(&raw, &scratch.path, &self.rust.sysroot),
+            Some(clang) => {
+                clang::clean_message(&raw, &scratch.path, &clang.sysroot, &clang.llvm_dir)
+            }
+        };
         let message = |note: &str| {
             let truncated = finished.discarded > 0 || said.len() as u64 > limits.output_bytes;
             compose(&said, note, truncated, limits.output_bytes)
@@ -258,12 +342,20 @@ impl Toolchains {
             });
         }
         if !finished.status.success() {
-            let note = if raw.contains("memory allocation of") || signal == Some(libc_signal::ABRT)
-            {
+            let out_of_memory = match clang {
+                // rustc's allocation failure message, then an abort.
+                None => raw.contains("memory allocation of") || signal == Some(libc_signal::ABRT),
+                // LLVM's "out of memory" handler; a clang abort can also be a deliberate crash
+                // (`#pragma clang __debug crash`), which is not a memory problem.
+                Some(_) => clang::out_of_memory(&raw),
+            };
+            let note = if out_of_memory {
                 format!(
                     "compilation stopped: the compiler ran out of memory (limit {} MiB)",
                     limits.memory_bytes >> 20
                 )
+            } else if let (Some(signal), Some(_)) = (signal, clang) {
+                format!("the compiler crashed (signal {signal})")
             } else if said.trim().is_empty() {
                 format!("the compiler failed ({})", finished.status)
             } else {
@@ -273,11 +365,11 @@ impl Toolchains {
                 message: message(&note),
             });
         }
-        let wasm = match std::fs::read(scratch.path.join(rust::OUTPUT_NAME)) {
-            Ok(wasm) => wasm,
-            // The source cannot make rustc succeed without a module as far as we know, but if it
-            // can, that is the source's failure, not the host's.
-            Err(_) => {
+        let wasm = match std::fs::read(scratch.path.join(output_name)) {
+            Ok(wasm) if wasm.starts_with(b"\0asm") => wasm,
+            // The source cannot make the compiler succeed without a module as far as we know, but
+            // if it can, that is the source's failure, not the host's.
+            _ => {
                 return Ok(Compiled::Error {
                     message: message("the compiler reported success but wrote no module"),
                 })
@@ -291,6 +383,75 @@ impl Toolchains {
     }
 }
 
+/// Finds clang, runs `clang --version` confined, and makes sure the project sysroot exists in
+/// `cache_dir` (built in a temporary folder and renamed into place, so processes sharing the cache
+/// never see half of one). The exception stub is compiled, confined like any source, into it.
+fn detect_clang(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Result<Clang> {
+    let mut toolchain = ClangToolchain::find()?;
+    let cache_dir = cache_dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", cache_dir.display()))?;
+    let limits = CompileLimits::default();
+    let scratch = Scratch::new()?;
+    let run = |toolchain: &ClangToolchain, args: Vec<OsString>| -> Result<confine::Finished> {
+        let mut confinement = confinement(toolchain.read_paths(), &scratch.path, &limits);
+        confinement.allow_unconfined = allow_unconfined;
+        let finished = confine::run(
+            helper,
+            &confinement,
+            &toolchain.clang,
+            &args,
+            &scratch.path,
+            64 << 10,
+            Duration::from_secs(60),
+        )?;
+        if !finished.status.success() {
+            bail!(
+                "cannot run clang confined ({}): {}",
+                finished.status,
+                String::from_utf8_lossy(&finished.stderr).trim()
+            );
+        }
+        Ok(finished)
+    };
+    let version = run(&toolchain, vec!["--version".into()])?;
+    let version = String::from_utf8_lossy(&version.stdout).into_owned();
+
+    let layout = toolchain.sysroot_layout();
+    let sysroot = cache_dir.join(clang::sysroot_name());
+    if !clang::sysroot_is_complete(&layout, &sysroot) {
+        let incoming = tempfile::Builder::new()
+            .prefix(".incoming-sysroot-")
+            .tempdir_in(&cache_dir)
+            .with_context(|| format!("cannot create a folder in {}", cache_dir.display()))?;
+        let dir = incoming
+            .path()
+            .canonicalize()
+            .context("cannot resolve the new sysroot")?;
+        clang::write_layout(&layout, &dir)?;
+        toolchain.set_sysroot(dir.clone());
+        let object = scratch.path.join("exceptions.o");
+        run(&toolchain, toolchain.stub_args(&dir, &object))
+            .context("cannot compile the C++ exception stub")?;
+        std::fs::copy(&object, dir.join(clang::EXCEPTIONS_OBJECT))
+            .context("cannot store the C++ exception stub")?;
+        if let Err(error) = std::fs::rename(&dir, &sysroot) {
+            // Another process may have finished first; a stale or broken one is replaced.
+            if !clang::sysroot_is_complete(&layout, &sysroot) {
+                let _ = std::fs::remove_dir_all(&sysroot);
+                std::fs::rename(&dir, &sysroot).with_context(|| {
+                    format!(
+                        "cannot move the sysroot into {} ({error})",
+                        sysroot.display()
+                    )
+                })?;
+            }
+        }
+    }
+    toolchain.set_sysroot(sysroot);
+    Ok(Clang { toolchain, version })
+}
+
 /// Signal numbers (Linux) that end a confined compiler.
 mod libc_signal {
     use rustix::process::Signal;
@@ -300,10 +461,10 @@ mod libc_signal {
     pub const ABRT: i32 = Signal::ABORT.as_raw();
 }
 
-/// The confinement of one compilation in `scratch`.
-fn confinement(rust: &RustToolchain, scratch: &Path, limits: &CompileLimits) -> Confinement {
+/// The confinement of one compilation in `scratch`, reading only `read`.
+fn confinement(read: Vec<PathBuf>, scratch: &Path, limits: &CompileLimits) -> Confinement {
     Confinement {
-        read: rust.read_paths(),
+        read,
         devices: rust::devices(),
         write: scratch.to_owned(),
         cpu_seconds: limits.cpu_seconds,
@@ -317,14 +478,29 @@ fn confinement(rust: &RustToolchain, scratch: &Path, limits: &CompileLimits) -> 
 /// The cache key of a Rust source: SHA-256 over the compiler's version, its flags and the source,
 /// each length-prefixed so no two different triples hash the same bytes.
 pub fn cache_key(rust_version: &str, source: &str) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(b"wasmeval toolchain cache v1\0");
     let args = RustToolchain::args();
     let flags: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    for part in [rust_version, &flags.join("\0"), source] {
+    key(rust_version, &flags.join("\0"), source)
+}
+
+/// The flags part of a C or C++ cache key: the language, the project sysroot's name (a digest of
+/// its layout, `<bits/stdc++.h>` and the exception stub) and clang's flags, with the sysroot as a
+/// placeholder so the key does not depend on where the cache folder is.
+pub fn clang_key_flags(language: Language) -> String {
+    let mut parts = vec![language.to_string(), clang::sysroot_name()];
+    parts.extend(clang::flags(language));
+    parts.push(clang::source_name(language).to_owned());
+    parts.join("\0")
+}
+
+/// SHA-256 over (compiler version, flags, source), each length-prefixed.
+fn key(version: &str, flags: &str, source: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"wasmeval toolchain cache v1\0");
+    for part in [version, flags, source] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }

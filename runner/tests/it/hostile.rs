@@ -1,7 +1,7 @@
-//! The hostile corpora (tests/hostile/python, tests/hostile/rust): every program gets the verdict
-//! its header expects, prints nothing of the host's, and leaves the host's files alone. The Rust
-//! corpus's compile-time programs (`ct_*`) are checked with small compile limits in `toolchain.rs`;
-//! here its run-time programs go through `wasmeval run`.
+//! The hostile corpora (tests/hostile/{python,rust,c,cpp}): every program gets the verdict its
+//! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
+//! languages' compile-time programs (`ct_*`) are checked with small compile limits in
+//! `toolchain.rs`; here their run-time programs go through `wasmeval run`.
 
 use crate::support::{repo, results, run};
 use serde_json::{json, Value};
@@ -159,13 +159,28 @@ fn every_hostile_python_program_gets_its_expected_verdict_and_the_host_is_untouc
     check_corpus("python", &corpus("python", "py", "#"), 15);
 }
 
-#[test]
-fn every_hostile_rust_program_gets_its_expected_verdict_at_run_time() {
-    let run_time: Vec<Hostile> = corpus("rust", "rs", "//")
+/// The programs of a compiled language's corpus that are about run time (`ct_*` ones are about
+/// compile time and are checked in `toolchain.rs`).
+fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+    corpus(language, ext, "//")
         .into_iter()
         .filter(|p| !p.name.starts_with("ct_"))
-        .collect();
-    check_corpus("rust", &run_time, 10);
+        .collect()
+}
+
+#[test]
+fn every_hostile_rust_program_gets_its_expected_verdict_at_run_time() {
+    check_corpus("rust", &run_time_corpus("rust", "rs"), 10);
+}
+
+#[test]
+fn every_hostile_c_program_gets_its_expected_verdict_at_run_time() {
+    check_corpus("c", &run_time_corpus("c", "c"), 10);
+}
+
+#[test]
+fn every_hostile_cpp_program_gets_its_expected_verdict_at_run_time() {
+    check_corpus("cpp", &run_time_corpus("cpp", "cpp"), 10);
 }
 
 #[test]
