@@ -4,10 +4,12 @@
 //! Numbers are formatted here too ([`Report::table`]), so that the command line's tables and CSV
 //! and the site's show the same digits.
 
+use crate::code_metrics::CodeMetrics;
+use crate::comparison::Comparison;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
 use crate::metrics::{score, Metrics, ScoreOptions};
 use crate::query::Query;
-use crate::results::SampleResult;
+use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -47,6 +49,10 @@ pub struct Report {
     pub groups: Vec<GroupRow>,
     /// The selected tasks by topic, year and complexity (ScenEval's Figs. 6 to 8).
     pub distributions: Vec<Distribution>,
+    /// Static metrics of the selected samples against their tasks' first reference (ScenEval's
+    /// Tables IV and V); empty when no result carries metrics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Comparison>,
     /// Results whose task is not among the tasks (not scored).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub results_without_task: u64,
@@ -106,6 +112,17 @@ impl Report {
             }
         }
         let selected_tasks: Vec<&Task> = tasks.iter().filter(|t| query.matches_task(t)).collect();
+        let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics, bool)> = selected
+            .iter()
+            .filter_map(|(task, result)| {
+                let generated = result.code_metrics.as_ref()?;
+                let reference = task
+                    .references
+                    .first()
+                    .and_then(|r| r.code_metrics.as_ref());
+                Some((reference, generated, result.verdict == Verdict::Passed))
+            })
+            .collect();
         Report {
             format_version: crate::FORMAT_VERSION,
             query: query.clone(),
@@ -129,6 +146,7 @@ impl Report {
                         .collect(),
                 })
                 .collect(),
+            comparison: (!pairs.is_empty()).then(|| Comparison::new(&pairs)),
             results_without_task,
         }
     }

@@ -2,6 +2,7 @@
 //! guest (assertion and alternative suites through the harness, `io` suites as a script); Rust, C
 //! and C++ samples are compiled, confined, to WASI modules.
 
+use crate::analysis;
 use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
 use crate::python::PythonRuntime;
 use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Sandbox};
@@ -38,12 +39,15 @@ pub struct Evaluator<'a> {
 
 impl Evaluator<'_> {
     /// Runs `sample` against every suite of `task`; `Err` only when the host fails.
+    /// Static metrics of the sample's code come with it.
     pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
-        match task.language {
-            Language::Python => self.evaluate_python(task, sample),
-            Language::Rust | Language::C | Language::Cpp => self.evaluate_compiled(task, sample),
+        let mut result = match task.language {
+            Language::Python => self.evaluate_python(task, sample)?,
+            Language::Rust | Language::C | Language::Cpp => self.evaluate_compiled(task, sample)?,
             other => anyhow::bail!("samples in {other} cannot be run yet"),
-        }
+        };
+        result.code_metrics = analysis::analyze(task.language, &sample.program(task));
+        Ok(result)
     }
 
     fn evaluate_python(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {

@@ -118,6 +118,11 @@ pub fn analyze(language: Language, source: &str) -> Option<CodeMetrics> {
     };
     let tree = parse(language, grammar, source)?;
     let root = tree.root_node();
+    // The walks below recurse once per syntax level; a hostile sample nested deeper than any real
+    // program (`((((...))))` a million deep) must not overflow the host's stack.
+    if syntax_depth(&tree) > MAX_SYNTAX_DEPTH {
+        return None;
+    }
     if root.has_error() && error_bytes(root) * 2 > source.len() {
         return None;
     }
@@ -144,6 +149,33 @@ fn parse(language: Language, grammar: &dyn Grammar, source: &str) -> Option<Tree
 }
 
 /// Bytes inside outermost `ERROR` nodes.
+/// Deepest syntax tree [`analyze`] walks; beyond it a sample is not analysable. Real programs
+/// stay far below (nesting 100 levels deep is already unreadable); the workers' 32 MiB stacks
+/// hold this many recursive frames with room to spare.
+const MAX_SYNTAX_DEPTH: usize = 2_000;
+
+/// The depth of the tree, found without recursion.
+fn syntax_depth(tree: &Tree) -> usize {
+    let mut cursor = tree.walk();
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    loop {
+        deepest = deepest.max(depth);
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return deepest;
+            }
+            depth -= 1;
+        }
+    }
+}
+
 fn error_bytes(node: Node) -> usize {
     if node.is_error() {
         return node.end_byte() - node.start_byte();
@@ -567,6 +599,14 @@ pub(crate) fn declarator_name(node: Node, source: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_hostile_nesting_depth_is_refused_not_a_stack_overflow() {
+        let deep = format!("x = {}1{}\n", "(".repeat(200_000), ")".repeat(200_000));
+        assert_eq!(analyze(Language::Python, &deep), None);
+        let fine = format!("x = {}1{}\n", "(".repeat(50), ")".repeat(50));
+        assert!(analyze(Language::Python, &fine).is_some());
+    }
+
     use super::*;
     use std::path::{Path, PathBuf};
 

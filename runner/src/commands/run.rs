@@ -1,5 +1,6 @@
 //! `wasmeval run`: evaluate samples against their tasks and write results, pass@k and a summary.
 
+use crate::analysis;
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::evaluate::{run_pool, Job};
 use crate::evaluator::{can_run, Evaluator};
@@ -61,7 +62,8 @@ fn parse_language(name: &str) -> Result<Language, String> {
 /// Runs `wasmeval run`.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let limits = args.limits.limits();
-    let (tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
+    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
+    measure_references(&mut tasks);
     let samples_text = input::read_text(&args.samples)?;
     let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
     let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
@@ -242,6 +244,24 @@ fn print_summary(summary: &RunSummary, out: &std::path::Path) {
     }
     text.push_str(&format!("results in {}\n", out.display()));
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+/// Static metrics of every reference solution, written with the tasks so reports can compare
+/// generated code with it. A reference's complexity figures the dataset leaves out are taken from
+/// them, so that "performance over complexity" works on any benchmark.
+fn measure_references(tasks: &mut [Task]) {
+    for task in tasks {
+        for reference in &mut task.references {
+            let Some(metrics) = analysis::analyze(task.language, &reference.code) else {
+                continue;
+            };
+            let complexity = &mut reference.complexity;
+            complexity.cyclomatic.get_or_insert(metrics.cyclomatic);
+            complexity.cognitive.get_or_insert(metrics.cognitive);
+            complexity.loc.get_or_insert(metrics.loc);
+            reference.code_metrics = Some(metrics);
+        }
+    }
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -75,6 +75,17 @@ fn demo_samples_get_the_verdicts_their_authors_expect() {
         report["overall"]["pass_at_k"]["pass@1"],
         summary["pass_at_k"]["pass@1"]
     );
+    // Every sample and reference was measured, so every sample is compared with its reference.
+    assert!(results
+        .iter()
+        .all(|r| r["code_metrics"]["loc"].as_u64() > Some(0)));
+    let comparison = &report["comparison"];
+    assert_eq!(comparison["all"]["compared"], expected.len());
+    assert_eq!(comparison["all"]["rows"][5]["metric"], "cyclomatic");
+    let tasks = read_jsonl(&out.join("tasks.jsonl"));
+    assert!(tasks
+        .iter()
+        .all(|t| t["references"][0]["code_metrics"]["cyclomatic"].as_u64() >= Some(1)));
     assert!(String::from_utf8_lossy(&output.stdout).contains("pass@1: "));
 }
 
