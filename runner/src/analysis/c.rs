@@ -10,10 +10,7 @@
 //! declarations (local and global), `typedef`s, function definitions, and a `struct`/`union`/
 //! `enum`/`class` definition standing alone; preprocessor directives are not statements.
 
-use super::{
-    bool_op, declarator_name, named_children, operator_token, text, Branch, BranchKind, Construct,
-    Grammar,
-};
+use super::{bool_op, declarator_name, if_chain, operator_token, text, Construct, Grammar};
 use tree_sitter::Node;
 
 /// The C grammar.
@@ -96,45 +93,7 @@ fn function_name(node: Node, source: &str) -> Option<String> {
 fn construct<'t>(node: Node<'t>, source: &str) -> Construct<'t> {
     let field = |name: &str| node.child_by_field_name(name);
     match node.kind() {
-        "if_statement" => {
-            let mut branches = Vec::new();
-            let mut current = node;
-            let mut kind = BranchKind::If;
-            loop {
-                branches.push(Branch {
-                    kind,
-                    outer: current
-                        .child_by_field_name("condition")
-                        .into_iter()
-                        .collect(),
-                    inner: current
-                        .child_by_field_name("consequence")
-                        .into_iter()
-                        .collect(),
-                });
-                let Some(alternative) = current.child_by_field_name("alternative") else {
-                    break;
-                };
-                let body = named_children(alternative)
-                    .into_iter()
-                    .find(|c| c.kind() != "comment");
-                match body {
-                    Some(next) if next.kind() == "if_statement" => {
-                        current = next;
-                        kind = BranchKind::ElseIf;
-                    }
-                    body => {
-                        branches.push(Branch {
-                            kind: BranchKind::Else,
-                            outer: Vec::new(),
-                            inner: body.into_iter().collect(),
-                        });
-                        break;
-                    }
-                }
-            }
-            Construct::If(branches)
-        }
+        "if_statement" => if_chain(node, "if_statement", |k| k == "comment"),
         "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
             Construct::Loop(field("body").into_iter().collect())
         }

@@ -186,6 +186,48 @@ fn error_bytes(node: Node) -> usize {
     children(node).into_iter().map(error_bytes).sum()
 }
 
+/// The branches of an `if` / `else if` / `else` chain of nodes of `if_kind` with `condition`,
+/// `consequence` and `alternative` fields (C, C++, JavaScript, Rust): an `else` that holds just
+/// another `if_kind` node (comments aside) continues the chain as an `else if`.
+pub(crate) fn if_chain<'t>(
+    node: Node<'t>,
+    if_kind: &str,
+    is_comment: fn(&str) -> bool,
+) -> Construct<'t> {
+    let mut branches = Vec::new();
+    let mut current = node;
+    let mut kind = BranchKind::If;
+    loop {
+        let field = |name: &str| current.child_by_field_name(name).into_iter().collect();
+        branches.push(Branch {
+            kind,
+            outer: field("condition"),
+            inner: field("consequence"),
+        });
+        let Some(alternative) = current.child_by_field_name("alternative") else {
+            break;
+        };
+        let body = named_children(alternative)
+            .into_iter()
+            .find(|c| !is_comment(c.kind()));
+        match body {
+            Some(next) if next.kind() == if_kind => {
+                current = next;
+                kind = BranchKind::ElseIf;
+            }
+            body => {
+                branches.push(Branch {
+                    kind: BranchKind::Else,
+                    outer: Vec::new(),
+                    inner: body.into_iter().collect(),
+                });
+                break;
+            }
+        }
+    }
+    Construct::If(branches)
+}
+
 pub(crate) fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()

@@ -9,7 +9,7 @@
 //! block's tail expression and a match arm's non-block value.
 
 use super::{
-    bool_op, children, named_children, operator_token, text, Branch, BranchKind, Construct, Grammar,
+    bool_op, children, if_chain, named_children, operator_token, text, Construct, Grammar,
 };
 use tree_sitter::Node;
 
@@ -101,45 +101,9 @@ impl Grammar for Rust {
     fn construct<'t>(&self, node: Node<'t>, source: &str) -> Construct<'t> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {
-            "if_expression" => {
-                let mut branches = Vec::new();
-                let mut current = node;
-                let mut kind = BranchKind::If;
-                loop {
-                    branches.push(Branch {
-                        kind,
-                        outer: current
-                            .child_by_field_name("condition")
-                            .into_iter()
-                            .collect(),
-                        inner: current
-                            .child_by_field_name("consequence")
-                            .into_iter()
-                            .collect(),
-                    });
-                    let Some(alternative) = current.child_by_field_name("alternative") else {
-                        break;
-                    };
-                    let body = named_children(alternative)
-                        .into_iter()
-                        .find(|c| !matches!(c.kind(), "line_comment" | "block_comment"));
-                    match body {
-                        Some(next) if next.kind() == "if_expression" => {
-                            current = next;
-                            kind = BranchKind::ElseIf;
-                        }
-                        body => {
-                            branches.push(Branch {
-                                kind: BranchKind::Else,
-                                outer: Vec::new(),
-                                inner: body.into_iter().collect(),
-                            });
-                            break;
-                        }
-                    }
-                }
-                Construct::If(branches)
-            }
+            "if_expression" => if_chain(node, "if_expression", |k| {
+                matches!(k, "line_comment" | "block_comment")
+            }),
             "for_expression" | "while_expression" | "loop_expression" => {
                 Construct::Loop(field("body").into_iter().collect())
             }
