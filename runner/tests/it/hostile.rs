@@ -3,55 +3,8 @@
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
 //! `toolchain.rs`; here their run-time programs go through `wasmeval run`.
 
-use crate::support::{repo, results, run};
+use crate::support::{hostile_corpus as corpus, repo, results, run, Hostile};
 use serde_json::{json, Value};
-
-/// A corpus program and what its header demands.
-struct Hostile {
-    name: String,
-    source: String,
-    expect: String,
-    must_not_output: Vec<String>,
-    host_paths_absent: Vec<String>,
-}
-
-/// The programs of `tests/hostile/<language>` with extension `ext`, whose headers are comment lines
-/// starting with `comment`, sorted by name.
-fn corpus(language: &str, ext: &str, comment: &str) -> Vec<Hostile> {
-    let dir = repo().join("tests/hostile").join(language);
-    let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
-        .expect("corpus folder")
-        .map(|entry| entry.expect("corpus entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == ext))
-        .map(|path| {
-            let source = std::fs::read_to_string(&path).expect("corpus program");
-            let header = |key: &str| -> Vec<String> {
-                source
-                    .lines()
-                    .take_while(|line| line.starts_with(comment))
-                    .filter_map(|line| {
-                        line.strip_prefix(&format!("{comment} {key}: "))
-                            .map(|v| v.trim().to_owned())
-                    })
-                    .collect()
-            };
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let expect = header("expect")
-                .pop()
-                .unwrap_or_else(|| panic!("{name} has no `expect:` header"));
-            assert!(!header("why").is_empty(), "{name} has no `why:` header");
-            Hostile {
-                must_not_output: header("must-not-output"),
-                host_paths_absent: header("host-path-absent"),
-                name,
-                source,
-                expect,
-            }
-        })
-        .collect();
-    programs.sort_by(|a, b| a.name.cmp(&b.name));
-    programs
-}
 
 /// Runs `programs` as solutions of the corpus's `task.json` and checks every header.
 fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {

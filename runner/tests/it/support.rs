@@ -75,3 +75,55 @@ pub fn read_jsonl(path: &Path) -> Vec<Value> {
 pub fn results(out: &Path) -> Vec<Value> {
     read_jsonl(&out.join("results.jsonl"))
 }
+
+/// A program of a hostile corpus (`tests/hostile/<language>`) and what its header demands.
+pub struct Hostile {
+    /// Its file name.
+    pub name: String,
+    /// Its source.
+    pub source: String,
+    /// The verdict (or compile outcome) it must get; `a or b` accepts either.
+    pub expect: String,
+    /// Strings that must appear in no output, message or module.
+    pub must_not_output: Vec<String>,
+    /// Host paths the program tries to create, which must stay absent.
+    pub host_paths_absent: Vec<String>,
+}
+
+/// The programs of `tests/hostile/<language>` with extension `ext`, whose headers are the leading
+/// lines starting with `comment` (`# expect: ...`, `// why: ...`), sorted by name.
+pub fn hostile_corpus(language: &str, ext: &str, comment: &str) -> Vec<Hostile> {
+    let dir = repo().join("tests/hostile").join(language);
+    let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
+        .expect("corpus folder")
+        .map(|entry| entry.expect("corpus entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == ext))
+        .map(|path| {
+            let source = std::fs::read_to_string(&path).expect("corpus program");
+            let header = |key: &str| -> Vec<String> {
+                source
+                    .lines()
+                    .take_while(|line| line.starts_with(comment))
+                    .filter_map(|line| {
+                        line.strip_prefix(&format!("{comment} {key}: "))
+                            .map(|v| v.trim().to_owned())
+                    })
+                    .collect()
+            };
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expect = header("expect")
+                .pop()
+                .unwrap_or_else(|| panic!("{name} has no `expect:` header"));
+            assert!(!header("why").is_empty(), "{name} has no `why:` header");
+            Hostile {
+                must_not_output: header("must-not-output"),
+                host_paths_absent: header("host-path-absent"),
+                name,
+                source,
+                expect,
+            }
+        })
+        .collect();
+    programs.sort_by(|a, b| a.name.cmp(&b.name));
+    programs
+}

@@ -7,7 +7,7 @@
 //! (scripts/install-toolchains) and a kernel that enforces Landlock: they never pass
 //! `allow_unconfined`.
 
-use crate::support::repo;
+use crate::support::{hostile_corpus, repo, Hostile};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -31,52 +31,13 @@ fn test_limits() -> CompileLimits {
     }
 }
 
-/// A corpus program and what its header demands.
-struct Hostile {
-    name: String,
-    source: String,
-    expect: String,
-    must_not_output: Vec<String>,
-}
-
 fn corpus() -> Vec<Hostile> {
     corpus_of("rust", "rs")
 }
 
 /// The programs of `tests/hostile/<folder>` whose extension is `extension`.
 fn corpus_of(folder: &str, extension: &str) -> Vec<Hostile> {
-    let dir = repo().join("tests/hostile").join(folder);
-    let mut programs: Vec<Hostile> = std::fs::read_dir(&dir)
-        .expect("corpus folder")
-        .map(|entry| entry.expect("corpus entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
-        .map(|path| {
-            let source = std::fs::read_to_string(&path).expect("corpus program");
-            let header = |key: &str| -> Vec<String> {
-                source
-                    .lines()
-                    .take_while(|line| line.starts_with("//"))
-                    .filter_map(|line| {
-                        line.strip_prefix(&format!("// {key}: "))
-                            .map(|v| v.trim().to_owned())
-                    })
-                    .collect()
-            };
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let expect = header("expect")
-                .pop()
-                .unwrap_or_else(|| panic!("{name} has no `// expect:` header"));
-            assert!(!header("why").is_empty(), "{name} has no `// why:` header");
-            Hostile {
-                must_not_output: header("must-not-output"),
-                name,
-                source,
-                expect,
-            }
-        })
-        .collect();
-    programs.sort_by(|a, b| a.name.cmp(&b.name));
-    programs
+    hostile_corpus(folder, extension, "//")
 }
 
 /// Strings of this host that no compilation may reveal: the first line of /etc/passwd, HOME, the
