@@ -7,6 +7,7 @@ pub mod humaneval;
 pub mod humaneval_x;
 pub mod jsonl;
 pub mod mbpp;
+pub mod multipl_e;
 pub mod psb2;
 pub mod sceneval;
 pub mod tasks;

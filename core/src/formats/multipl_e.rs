@@ -1,0 +1,181 @@
+//! MultiPL-E (Cassano et al., 2023; nuprl/MultiPL-E): HumanEval and MBPP translated to many
+//! languages, each record `{name, language, prompt, doctests, original, prompt_terminology, tests,
+//! stop_tokens}`.
+//!
+//! MultiPL-E's program is `prompt + completion + "\n" + tests`, where `tests` is a string of test
+//! code: for C++ a `main` that `assert`s, for Rust `fn main() { let candidate = f; assert!(..) }`,
+//! for JavaScript a `test()` function using `node:assert` followed by its call, for Python
+//! `def check(candidate): ..` followed by a call that passes the function. That is wasmeval's
+//! `candidate + "\n" + case`, so every task gets **one assertion case named `tests`** whose code is
+//! `tests` unchanged. The languages wasmeval runs are `cpp`, `rs`, `js` and `py`; any other
+//! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
+//! `prompt_terminology` and `stop_tokens` are not used.
+
+use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
+use serde::Deserialize;
+
+/// A MultiPL-E record.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Problem {
+    name: String,
+    language: String,
+    prompt: String,
+    tests: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    stop_tokens: Vec<String>,
+}
+
+impl Problem {
+    pub(crate) fn into_task(self) -> Result<Task, String> {
+        let language = match self.language.as_str() {
+            "cpp" => Language::Cpp,
+            "rs" => Language::Rust,
+            "js" => Language::Javascript,
+            "py" => Language::Python,
+            other => {
+                return Err(format!(
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js or py)",
+                    self.name
+                ))
+            }
+        };
+        let entry_point = match language {
+            Language::Python => called_with(&self.tests, "check("),
+            _ => called_with(&self.tests, "candidate = "),
+        };
+        Ok(Task {
+            id: TaskId(self.name),
+            language,
+            prompt: self.prompt,
+            entry_point,
+            metadata: super::humaneval::benchmark_metadata("MultiPL-E"),
+            tests: vec![TestSuite::Assertions {
+                setup: String::new(),
+                cases: vec![AssertionCase {
+                    name: "tests".into(),
+                    code: self.tests,
+                }],
+            }],
+            ..Task::default()
+        })
+    }
+}
+
+/// The identifier after the last `marker` in the tests (`check(f)`, `candidate = f;`): the
+/// function under test.
+fn called_with(tests: &str, marker: &str) -> Option<String> {
+    tests.rmatch_indices(marker).find_map(|(at, _)| {
+        let name: String = tests[at + marker.len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let first = name.chars().next()?;
+        (!first.is_ascii_digit() && name != "candidate").then_some(name)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::tasks::parse_tasks;
+    use crate::task::SourceKind;
+
+    fn fixture() -> Vec<Task> {
+        parse_tasks(
+            "tasks.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/tasks.jsonl"),
+        )
+        .unwrap()
+    }
+
+    fn case(task: &Task) -> &str {
+        let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+            panic!("expected assertions")
+        };
+        assert_eq!(task.tests.len(), 1);
+        assert_eq!(setup, "");
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].name, "tests");
+        &cases[0].code
+    }
+
+    #[test]
+    fn every_language_is_one_tests_case() {
+        let tasks = fixture();
+        let expected = [
+            ("HumanEval_900_add_two", Language::Cpp, "add_two"),
+            ("HumanEval_901_triple", Language::Rust, "triple"),
+            ("HumanEval_902_shout", Language::Javascript, "shout"),
+            ("HumanEval_903_is_even", Language::Python, "is_even"),
+        ];
+        assert_eq!(tasks.len(), expected.len());
+        for (task, (id, language, entry)) in tasks.iter().zip(expected) {
+            assert_eq!(task.id.0, id);
+            assert_eq!(task.language, language);
+            assert_eq!(task.entry_point.as_deref(), Some(entry));
+            assert!(task.references.is_empty());
+            let source = task.metadata.source.as_ref().unwrap();
+            assert_eq!(source.kind, SourceKind::Benchmark);
+            assert_eq!(source.name.as_deref(), Some("MultiPL-E"));
+        }
+    }
+
+    #[test]
+    fn cpp_keeps_prompt_and_main() {
+        let task = &fixture()[0];
+        assert!(task.prompt.starts_with("#include<assert.h>\n"));
+        assert!(task.prompt.ends_with("long add_two(long n) {\n"));
+        let code = case(task);
+        assert!(code.starts_with("}\nint main() {\n    auto candidate = add_two;\n"));
+        assert!(code.ends_with("}\n"));
+    }
+
+    #[test]
+    fn rust_tests_are_a_main() {
+        let task = &fixture()[1];
+        assert!(task.prompt.ends_with("fn triple(x: isize) -> isize {\n"));
+        assert!(case(task).contains("fn main() {\n    let candidate = triple;\n"));
+    }
+
+    #[test]
+    fn javascript_tests_call_test() {
+        let task = &fixture()[2];
+        assert!(task.prompt.ends_with("function shout(s){\n"));
+        let code = case(task);
+        assert!(code.contains("require('node:assert')"));
+        assert!(code.ends_with("\ntest();\n"));
+    }
+
+    #[test]
+    fn python_tests_are_kept_with_their_call() {
+        let task = &fixture()[3];
+        assert!(task.prompt.starts_with("def is_even(n: int) -> bool:\n"));
+        let code = case(task);
+        assert!(code.starts_with("def check(candidate):\n"));
+        assert!(code.ends_with("\ncheck(is_even)\n"), "{code}");
+    }
+
+    #[test]
+    fn unknown_language_is_an_error_at_its_line() {
+        let fine = r#"{"name":"HumanEval_1_a","language":"py","prompt":"def a():\n","tests":"def check(candidate):\n    assert candidate() is None\n\ncheck(a)\n","stop_tokens":["\ndef"]}"#;
+        let lua = r#"{"name":"HumanEval_2_b","language":"lua","prompt":"local function b()\n","tests":"lu = require('luaunit')\n","stop_tokens":["\nlocal"]}"#;
+        let e = parse_tasks("m.jsonl", &format!("{fine}\n{lua}\n")).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert_eq!(
+            e.to_string(),
+            "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
+             cpp, rs, js or py)"
+        );
+    }
+
+    #[test]
+    fn tests_as_a_string_is_not_the_native_format() {
+        // Without `stop_tokens` a string `tests` falls to the native reader, which wants an array.
+        let line = r#"{"name":"x","language":"py","prompt":"","tests":"check(x)\n"}"#;
+        assert!(parse_tasks("m.jsonl", line).is_err());
+        let line =
+            r#"{"name":"x","language":"py","prompt":"","tests":"check(x)\n","stop_tokens":[]}"#;
+        assert_eq!(parse_tasks("m.jsonl", line).unwrap()[0].id.0, "x");
+    }
+}
