@@ -1,17 +1,7 @@
 //! Alternative assertion sets (MBUPP): a sample passes when one set passes completely, whatever its
 //! main function is called; the result shows that set's cases, or those of the closest set.
 
-use crate::support::{fixture, results, run};
-use serde_json::Value;
-
-fn verdicts(result: &Value) -> Vec<&str> {
-    result["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["verdict"].as_str().unwrap())
-        .collect()
-}
+use crate::support::{case_verdicts as verdicts, fixture, results, run};
 
 #[test]
 fn a_sample_passes_with_any_complete_set_and_its_function_is_found_by_its_calls() {

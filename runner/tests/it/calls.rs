@@ -2,17 +2,7 @@
 //! host compares it with the expected value, which never enters the guest. Objects that compare
 //! equal to anything, subclasses, early exits, printed markers and forged report lines never pass.
 
-use crate::support::{fixture, results, run};
-use serde_json::Value;
-
-fn verdicts(result: &Value) -> Vec<&str> {
-    result["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["verdict"].as_str().unwrap())
-        .collect()
-}
+use crate::support::{case_verdicts as verdicts, fixture, results, run};
 
 #[test]
 fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {

@@ -1,7 +1,7 @@
 //! Compiled assertion programs: each case is the candidate plus the case's `main`, judged by how
 //! it exits.
 
-use crate::support::{fixture, results, run};
+use crate::support::{case_verdicts, fixture, results, run};
 
 #[test]
 fn rust_assertion_programs_are_judged_by_their_exit() {
@@ -16,17 +16,7 @@ fn rust_assertion_programs_are_judged_by_their_exit() {
     let results = results(out.path());
     let verdicts: Vec<(&str, Vec<&str>)> = results
         .iter()
-        .map(|r| {
-            (
-                r["verdict"].as_str().unwrap(),
-                r["cases"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c["verdict"].as_str().unwrap())
-                    .collect(),
-            )
-        })
+        .map(|r| (r["verdict"].as_str().unwrap(), case_verdicts(r)))
         .collect();
     assert_eq!(verdicts[0], ("passed", vec!["passed", "passed"]));
     assert_eq!(

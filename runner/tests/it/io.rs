@@ -1,6 +1,6 @@
 //! `io` suites: whole-program runs on stdin, judged by exact, whitespace and epsilon comparison.
 
-use crate::support::{fixture, results, run};
+use crate::support::{case_verdicts, fixture, results, run};
 
 #[test]
 fn stdin_stdout_cases_are_judged_by_their_rule() {
@@ -14,14 +14,7 @@ fn stdin_stdout_cases_are_judged_by_their_rule() {
     );
     let results = results(out.path());
     let verdict = |i: usize| results[i]["verdict"].as_str().unwrap().to_owned();
-    let case_verdicts = |i: usize| -> Vec<String> {
-        results[i]["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["verdict"].as_str().unwrap().to_owned())
-            .collect()
-    };
+    let case_verdicts = |i: usize| case_verdicts(&results[i]);
 
     assert_eq!(verdict(0), "passed");
     let names: Vec<&str> = results[0]["cases"]

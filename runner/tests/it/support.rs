@@ -71,6 +71,16 @@ pub fn read_jsonl(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The verdict of each case of a result, in order.
+pub fn case_verdicts(result: &Value) -> Vec<&str> {
+    result["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| c["verdict"].as_str().expect("a verdict"))
+        .collect()
+}
+
 /// The results of a finished run, in sample order.
 pub fn results(out: &Path) -> Vec<Value> {
     read_jsonl(&out.join("results.jsonl"))

@@ -108,34 +108,29 @@ fn the_hostile_rust_corpus_compiles_as_its_headers_say_and_leaks_nothing() {
 
 #[test]
 fn the_hostile_c_corpus_compiles_as_its_headers_say_and_leaks_nothing() {
-    let programs = corpus_of("c", "c");
-    let compile_time = programs
-        .iter()
-        .filter(|p| p.name.starts_with("ct_"))
-        .count();
-    assert!(
-        compile_time >= 10 && programs.len() - compile_time >= 10,
-        "the C corpus shrank: {} programs, {compile_time} at compile time",
-        programs.len()
-    );
-    check_corpus(Language::C, &programs);
-    assert!(!Path::new("/tmp/wasmeval-c-escape").exists());
+    check_c_family_corpus(Language::C, "c", "/tmp/wasmeval-c-escape");
 }
 
 #[test]
 fn the_hostile_cpp_corpus_compiles_as_its_headers_say_and_leaks_nothing() {
-    let programs = corpus_of("cpp", "cpp");
+    check_c_family_corpus(Language::Cpp, "cpp", "/tmp/wasmeval-cpp-escape");
+}
+
+/// The C or C++ corpus (`tests/hostile/<folder>`, files `*.<folder>`): at least 10 programs at
+/// compile time and 10 at run time, all as their headers say, and `escape` never created.
+fn check_c_family_corpus(language: Language, folder: &str, escape: &str) {
+    let programs = corpus_of(folder, folder);
     let compile_time = programs
         .iter()
         .filter(|p| p.name.starts_with("ct_"))
         .count();
     assert!(
         compile_time >= 10 && programs.len() - compile_time >= 10,
-        "the C++ corpus shrank: {} programs, {compile_time} at compile time",
+        "the {folder} corpus shrank: {} programs, {compile_time} at compile time",
         programs.len()
     );
-    check_corpus(Language::Cpp, &programs);
-    assert!(!Path::new("/tmp/wasmeval-cpp-escape").exists());
+    check_corpus(language, &programs);
+    assert!(!Path::new(escape).exists());
 }
 
 /// Compiles every program of a corpus with the test limits, a few at a time, and checks each
