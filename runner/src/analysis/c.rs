@@ -13,10 +13,20 @@
 use super::{bool_op, declarator_name, if_chain, operator_token, text, Construct, Grammar};
 use tree_sitter::Node;
 
-/// The C grammar.
-pub(crate) struct C;
-/// The C++ grammar.
-pub(crate) struct Cpp;
+/// C or C++: one set of rules, two grammars (C++'s adds lambdas, range `for`, `try`/`catch`).
+pub(crate) struct CFamily {
+    grammar: fn() -> tree_sitter::Language,
+}
+
+/// C11.
+pub(crate) const C: CFamily = CFamily {
+    grammar: || tree_sitter_c::LANGUAGE.into(),
+};
+
+/// C++17.
+pub(crate) const CPP: CFamily = CFamily {
+    grammar: || tree_sitter_cpp::LANGUAGE.into(),
+};
 
 const STATEMENTS: &[&str] = &[
     "expression_statement",
@@ -132,31 +142,9 @@ fn construct<'t>(node: Node<'t>, source: &str) -> Construct<'t> {
     }
 }
 
-impl Grammar for C {
+impl Grammar for CFamily {
     fn language(&self) -> tree_sitter::Language {
-        tree_sitter_c::LANGUAGE.into()
-    }
-
-    fn is_comment(&self, node: Node, _source: &str) -> bool {
-        node.kind() == "comment"
-    }
-
-    fn is_statement(&self, node: Node, _source: &str) -> bool {
-        is_statement(node)
-    }
-
-    fn function_name(&self, node: Node, source: &str) -> Option<String> {
-        function_name(node, source)
-    }
-
-    fn construct<'t>(&self, node: Node<'t>, source: &str) -> Construct<'t> {
-        construct(node, source)
-    }
-}
-
-impl Grammar for Cpp {
-    fn language(&self) -> tree_sitter::Language {
-        tree_sitter_cpp::LANGUAGE.into()
+        (self.grammar)()
     }
 
     fn is_comment(&self, node: Node, _source: &str) -> bool {

@@ -112,7 +112,7 @@ pub fn analyze(language: Language, source: &str) -> Option<CodeMetrics> {
         Language::Python => &python::Python,
         Language::Rust => &rust::Rust,
         Language::C => &c::C,
-        Language::Cpp => &c::Cpp,
+        Language::Cpp => &c::CPP,
         Language::Javascript => &javascript::JavaScript,
         Language::Java => return None,
     };
