@@ -14,6 +14,7 @@ pub mod query;
 pub mod report;
 pub mod results;
 pub mod sample;
+pub mod synthetic;
 pub mod task;
 
 pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};

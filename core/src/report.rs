@@ -153,14 +153,20 @@ impl Report {
 
     /// The report as a table: one row per group (or one `all` row), one column per metric.
     pub fn table(&self) -> Table {
-        let ks: Vec<String> = self.overall.pass_at_k.keys().cloned().collect();
+        self.table_with_values().0
+    }
+
+    /// [`Report::table`] and, cell for cell, the number each cell shows before formatting
+    /// (`None` for group keys and undefined metrics), so that a page can expose exact values.
+    pub fn table_with_values(&self) -> (Table, Vec<Vec<Option<f64>>>) {
+        let ks = sorted_ks(&self.overall.pass_at_k.keys().cloned().collect::<Vec<_>>());
         let mut headers: Vec<String> = if self.facets.is_empty() {
             vec!["group".into()]
         } else {
             self.facets.clone()
         };
         headers.extend(["samples", "tasks", "passed"].iter().map(|s| s.to_string()));
-        headers.extend(sorted_ks(&ks));
+        headers.extend(ks.iter().cloned());
         headers.extend(
             [
                 "avg_pass_ratio",
@@ -172,35 +178,34 @@ impl Report {
             .iter()
             .map(|s| s.to_string()),
         );
-        let row = |keys: Vec<String>, m: &Metrics| -> Vec<String> {
+        let row = |keys: Vec<String>, m: &Metrics| -> (Vec<String>, Vec<Option<f64>>) {
+            let mut values: Vec<Option<f64>> = vec![None; keys.len()];
+            values.extend([m.samples, m.tasks, m.passed].map(|n| Some(n as f64)));
+            values.extend(ks.iter().map(|k| m.pass_at_k.get(k).copied()));
+            values.extend([
+                m.avg_pass_ratio,
+                m.sceneval_pass_rate,
+                m.solvability,
+                m.attempts,
+                m.epam,
+            ]);
             let mut cells = keys;
             cells.extend([m.samples, m.tasks, m.passed].map(|n| n.to_string()));
-            cells.extend(
-                sorted_ks(&ks)
-                    .iter()
-                    .map(|k| number(m.pass_at_k.get(k).copied())),
-            );
-            cells.extend(
-                [
-                    m.avg_pass_ratio,
-                    m.sceneval_pass_rate,
-                    m.solvability,
-                    m.attempts,
-                    m.epam,
-                ]
-                .map(number),
-            );
-            cells
+            let first_metric = cells.len();
+            cells.extend(values[first_metric..].iter().map(|v| number(*v)));
+            (cells, values)
         };
-        let rows = if self.facets.is_empty() {
+        let (rows, values) = if self.facets.is_empty() {
             vec![row(vec!["all".into()], &self.overall)]
         } else {
             self.groups
                 .iter()
                 .map(|g| row(g.keys.clone(), &g.metrics))
                 .collect()
-        };
-        Table { headers, rows }
+        }
+        .into_iter()
+        .unzip();
+        (Table { headers, rows }, values)
     }
 }
 

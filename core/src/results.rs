@@ -113,6 +113,10 @@ pub struct SampleResult {
     /// Static metrics of the sample's code, when its language has an analyser.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code_metrics: Option<crate::code_metrics::CodeMetrics>,
+    /// The program as evaluated (the prompt followed by the completion, or the solution), so that
+    /// a results bundle can show it; absent in results written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
     /// Fuel (roughly, WebAssembly instructions) the execution consumed.
     pub fuel: u64,
     /// Wall-clock time of the execution, in microseconds.
@@ -142,6 +146,7 @@ impl SampleResult {
             cases: Vec::new(),
             alternative: None,
             code_metrics: None,
+            code: None,
             fuel: 0,
             wall_us: 0,
             peak_memory: 0,

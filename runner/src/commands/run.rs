@@ -5,6 +5,7 @@ use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::evaluate::{run_pool, Job};
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
+use crate::javascript::JsRuntime;
 use crate::python::PythonRuntime;
 use crate::sandbox::Sandbox;
 use crate::store::{write_atomically, ResultStore, RunManifest};
@@ -121,6 +122,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     } else {
         None
     };
+    let javascript = if needs(Language::Javascript) {
+        Some(JsRuntime::load(
+            &sandbox,
+            &args.runtime.js_runtime_dir(),
+            &args.runtime.module_cache_dir(),
+        )?)
+    } else {
+        None
+    };
     let toolchains = if [Language::Rust, Language::C, Language::Cpp]
         .into_iter()
         .any(needs)
@@ -147,6 +157,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let evaluator = Evaluator {
         sandbox: &sandbox,
         python,
+        javascript,
         toolchains,
         module_cache: args.runtime.module_cache_dir(),
         limits,
@@ -179,7 +190,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     run_pool(
         &jobs,
         workers,
-        |job| evaluator.evaluate(job.task, job.sample),
+        |job| {
+            // The program travels with its result so that the site can show it.
+            let result = evaluator.evaluate(job.task, job.sample)?;
+            Ok(wasmeval_core::SampleResult {
+                code: Some(job.sample.program(job.task)),
+                ..result
+            })
+        },
         |result| {
             passed += u64::from(result.verdict == wasmeval_core::Verdict::Passed);
             store.append(result)?;

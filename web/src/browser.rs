@@ -1,0 +1,72 @@
+//! The few things the site asks of the browser: fetching a URL, reading a dropped or picked
+//! file, offering a download, reading the page's URL and a clock. Errors are strings for the
+//! page to show, with their cause kept.
+
+use wasm_bindgen::JsCast;
+
+/// Fetches `url` as text; an HTTP error status is an error naming the status.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = gloo::net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+    if !response.ok() {
+        return Err(format!(
+            "cannot fetch {url}: HTTP {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    response
+        .text()
+        .await
+        .map_err(|e| format!("cannot read {url}: {e}"))
+}
+
+/// Whether `url` exists (a HEAD request that answers 2xx).
+pub async fn exists(url: &str) -> bool {
+    let head = gloo::net::http::RequestBuilder::new(url).method(gloo::net::http::Method::HEAD);
+    match head.send().await {
+        Ok(response) => response.ok(),
+        Err(_) => false,
+    }
+}
+
+/// The value of the page URL's query parameter `name`.
+pub fn url_parameter(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get(name)
+}
+
+/// Milliseconds on the page's monotonic clock.
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Offers `text` as a file named `name` to download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("cannot make {name}: {e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|e| format!("cannot make {name}: {e:?}"))?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|_| "not an anchor".to_owned())?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}

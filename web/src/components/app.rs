@@ -1,0 +1,145 @@
+//! The app: provides the store, loads the bundle the page asks for on start, and lays out the
+//! header, the filters and the current view.
+
+use super::{
+    bench::Bench, compare::Compare, explorer::Explorer, filters::Filters, landing::Landing,
+    overview::Overview, performance::Performance, samples::Samples, Store,
+};
+use crate::browser;
+use crate::state::{Action, Load, State, View};
+use yew::prelude::*;
+
+/// The bundle `wasmeval report --site` writes beside the page, opened when no other is asked for.
+pub const SITE_BUNDLE: &str = "bundle.json";
+/// The demo bundle shipped with the site.
+pub const DEMO_BUNDLE: &str = "demo-bundle.json";
+
+/// Fetches `url` and hands its text to the store.
+pub fn load_url(store: &Store, url: String) {
+    store.dispatch(Action::Loading(url.clone()));
+    let store = store.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        match browser::fetch_text(&url).await {
+            Ok(text) => store.dispatch(Action::Loaded { source: url, text }),
+            Err(message) => store.dispatch(Action::Failed {
+                source: url,
+                message,
+            }),
+        }
+    });
+}
+
+/// Reads a picked or dropped file and hands its text to the store. The reader lives in `holder`
+/// until it finishes (dropping it would cancel the read).
+pub fn load_file(store: &Store, file: web_sys::File, holder: &super::landing::ReaderHolder) {
+    let name = file.name();
+    store.dispatch(Action::Loading(name.clone()));
+    let store = store.clone();
+    let reader = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
+        store.dispatch(match read {
+            Ok(text) => Action::Loaded { source: name, text },
+            Err(e) => Action::Failed {
+                source: name,
+                message: format!("cannot read the file: {e}"),
+            },
+        })
+    });
+    *holder.borrow_mut() = Some(reader);
+}
+
+/// The root component.
+#[function_component(App)]
+pub fn app() -> Html {
+    let store = use_reducer(State::default);
+    let bench = use_memo((), |_| browser::url_parameter("bench"));
+    {
+        let store = store.clone();
+        let bench = bench.is_some();
+        use_effect_with((), move |_| {
+            if !bench {
+                start(store);
+            }
+        });
+    }
+    if let Some(size) = bench.as_ref() {
+        return html! { <main data-testid="app"><Bench size={size.clone()} /></main> };
+    }
+    let status = match &store.load {
+        Load::Loading(source) => Some(format!("Loading {source}…")),
+        _ => None,
+    };
+    html! {
+        <ContextProvider<Store> context={store.clone()}>
+            <div class="app" data-testid="app">
+                <Header />
+                <p class="status" data-testid="status" role="status" aria-live="polite">
+                    { status.unwrap_or_default() }
+                </p>
+                if store.load == Load::Ready {
+                    <Filters />
+                    <main>{ view(store.view) }</main>
+                } else {
+                    <Landing />
+                }
+            </div>
+        </ContextProvider<Store>>
+    }
+}
+
+/// On start: `?bundle=URL` if given, else the site's own bundle if there is one, else the
+/// landing page.
+fn start(store: Store) {
+    if let Some(url) = browser::url_parameter("bundle") {
+        load_url(&store, url);
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        if browser::exists(SITE_BUNDLE).await {
+            load_url(&store, SITE_BUNDLE.to_owned());
+        }
+    });
+}
+
+fn view(view: View) -> Html {
+    match view {
+        View::Overview => html! { <Overview /> },
+        View::Explorer => html! { <Explorer /> },
+        View::Performance => html! { <Performance /> },
+        View::Compare => html! { <Compare /> },
+        View::Samples => html! { <Samples /> },
+    }
+}
+
+/// Title, the open bundle, and the view menu.
+#[function_component(Header)]
+fn header() -> Html {
+    let store = super::use_store();
+    let source = store.data.as_ref().map(|d| d.source.clone());
+    let close = {
+        let store = store.clone();
+        Callback::from(move |_| store.dispatch(Action::Close))
+    };
+    html! {
+        <header>
+            <h1>{ "wasmeval" }</h1>
+            if let Some(source) = source {
+                <span class="source" title="the open bundle">{ source }</span>
+                <button class="link" onclick={close}>{ "Open another" }</button>
+                <nav aria-label="views">
+                    { for View::ALL.iter().map(|&v| {
+                        let store = store.clone();
+                        let current = store.view == v;
+                        html! {
+                            <button
+                                class={classes!("tab", current.then_some("current"))}
+                                aria-current={current.then_some("page")}
+                                data-testid={format!("view-{v:?}").to_lowercase()}
+                                onclick={Callback::from(move |_| store.dispatch(Action::Show(v)))}
+                            >{ v.label() }</button>
+                        }
+                    }) }
+                </nav>
+            }
+        </header>
+    }
+}

@@ -1,0 +1,130 @@
+//! The selection and the grouping, shared by every view: a query box in the command line's
+//! `--where` syntax, one menu per metadata field that edits its term in that box, and the
+//! facets to group by. The equivalent command line is shown, so a view can be reproduced.
+
+use super::use_store;
+use crate::state::Action;
+use wasmeval_core::facets::Facet;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// The filter bar.
+#[function_component(Filters)]
+pub fn filters() -> Html {
+    let store = use_store();
+    let text = use_state(|| store.query_text.clone());
+    {
+        // The box follows the store when a menu edits the query.
+        let text = text.clone();
+        use_effect_with(store.query_text.clone(), move |query| {
+            text.set(query.clone())
+        });
+    }
+    let Some(data) = store.data.clone() else {
+        return html! {};
+    };
+    let choices = &data.choices;
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            text.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let apply = {
+        let (store, text) = (store.clone(), text.clone());
+        Callback::from(move |_: ()| store.dispatch(Action::Query((*text).clone())))
+    };
+    let on_key = {
+        let apply = apply.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                apply.emit(())
+            }
+        })
+    };
+    let on_change = apply.reform(|_: Event| ());
+
+    let menu = |field: &'static str, label: &'static str, values: Vec<String>| {
+        let store = store.clone();
+        let current = store.term(field).unwrap_or_default();
+        let onchange = Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            store.dispatch(Action::SetTerm {
+                field: field.into(),
+                value,
+            })
+        });
+        html! {
+            <label class="filter">
+                <span>{ label }</span>
+                <select data-testid={format!("filter-{field}")} {onchange}>
+                    <option value="" selected={current.is_empty()}>{ "all" }</option>
+                    { for values.into_iter().map(|v| html! {
+                        <option selected={v == current} value={v.clone()}>{ v }</option>
+                    }) }
+                </select>
+            </label>
+        }
+    };
+    let years: Vec<String> = choices.years.iter().map(u32::to_string).collect();
+    let by = store.group_by.clone();
+    let group_menu = |slot: usize| {
+        let store = store.clone();
+        let current = by.get(slot).map(ToString::to_string).unwrap_or_default();
+        let onchange = Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut facets = store.group_by.clone();
+            facets.truncate(slot);
+            if let Ok(facet) = value.parse::<Facet>() {
+                facets.push(facet);
+            }
+            store.dispatch(Action::GroupBy(facets))
+        });
+        let testid = if slot == 0 { "group-by" } else { "group-by-2" };
+        html! {
+            <select data-testid={testid} {onchange} disabled={slot > by.len()}>
+                <option value="" selected={current.is_empty()}>{ if slot == 0 { "nothing" } else { "—" } }</option>
+                { for Facet::ALL.iter().map(|f| {
+                    let name = f.to_string();
+                    html! { <option selected={name == current} value={name.clone()}>{ name }</option> }
+                }) }
+            </select>
+        }
+    };
+    let command = format!(
+        "wasmeval report RESULTS{}{}",
+        if store.query_text.trim().is_empty() {
+            String::new()
+        } else {
+            format!(" --where '{}'", store.query_text.trim())
+        },
+        by.iter().map(|f| format!(" --by {f}")).collect::<String>()
+    );
+
+    html! {
+        <section class="filters" aria-label="selection">
+            <div class="query">
+                <label for="query">{ "Select" }</label>
+                <input id="query" data-testid="query" type="text" value={(*text).clone()}
+                    placeholder="topic=strings|lists;year=2018..;cyclomatic=..5;model=m"
+                    oninput={on_input} onkeydown={on_key} onchange={on_change}
+                    aria-invalid={store.query_error.is_some().then_some("true")} />
+                <span class="group">
+                    <label>{ "Group by" }</label>{ group_menu(0) }{ group_menu(1) }
+                </span>
+            </div>
+            if let Some(error) = &store.query_error {
+                <p class="error" role="alert" data-testid="query-error">{ error }</p>
+            }
+            <div class="menus">
+                { menu("source", "Source", choices.sources.clone()) }
+                { menu("topic", "Topic", choices.topics.clone()) }
+                { menu("year", "Year", years) }
+                { menu("language", "Language", choices.languages.clone()) }
+                { menu("difficulty", "Difficulty", choices.difficulties.clone()) }
+                { menu("model", "Model", choices.models.clone()) }
+            </div>
+            <p class="command"><code data-testid="command">{ command }</code></p>
+        </section>
+    }
+}

@@ -1,0 +1,87 @@
+//! Overview: every metric of the selection per group (the command line's `wasmeval report`
+//! table, with the same digits), a chart of one rate per group, and the verdicts.
+
+use super::bar_chart::BarChart;
+use super::data_table::DataTable;
+use super::use_store;
+use crate::charts::{series_from_groups, RATES};
+use wasmeval_core::report::Table;
+use wasmeval_core::Verdict;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// The overview page.
+#[function_component(Overview)]
+pub fn overview() -> Html {
+    let store = use_store();
+    let rate = use_state(|| 0usize);
+    let Some(report) = store.report.clone() else {
+        return html! {};
+    };
+    let (table, values) = report.table_with_values();
+    let json = serde_json::to_string_pretty(&*report).unwrap_or_default();
+    let (name, rate_fn) = RATES[*rate];
+    let on_rate = {
+        let rate = rate.clone();
+        Callback::from(move |e: Event| {
+            let i = e.target_unchecked_into::<HtmlSelectElement>().value();
+            rate.set(i.parse().unwrap_or(0))
+        })
+    };
+    let verdicts = verdict_table(&report);
+    html! {
+        <>
+            <h2>{ format!("{} tasks, {} samples selected", report.tasks, report.overall.samples) }</h2>
+            if report.results_without_task > 0 {
+                <p class="warning">{ format!("{} results name a task the bundle does not have; they are not scored.", report.results_without_task) }</p>
+            }
+            <DataTable table={table} values={Some(values)} key_columns={report.facets.len().max(1)}
+                name="overview" json={Some(AttrValue::from(json))}
+                caption={Some(AttrValue::from("Every metric per group (pass@k only where every unit has k samples)"))} />
+            if !report.groups.is_empty() {
+                <label class="filter">
+                    <span>{ "Chart" }</span>
+                    <select onchange={on_rate} data-testid="overview-rate">
+                        { for RATES.iter().enumerate().map(|(i, (n, _))| html! {
+                            <option value={i.to_string()} selected={i == *rate}>{ *n }</option>
+                        }) }
+                    </select>
+                </label>
+                <BarChart series={series_from_groups(&report.groups, name, rate_fn)}
+                    title={format!("{name} by {}", report.facets.join(" and "))}
+                    y_label={name} y_max={Some(1.0)} testid={Some(AttrValue::from("overview-chart"))} />
+            }
+            <DataTable table={verdicts} key_columns={report.facets.len().max(1)} name="verdicts"
+                caption={Some(AttrValue::from("Samples by verdict"))} />
+        </>
+    }
+}
+
+/// How many samples of each group ended with each verdict.
+fn verdict_table(report: &wasmeval_core::report::Report) -> Table {
+    let mut headers: Vec<String> = if report.facets.is_empty() {
+        vec!["group".into()]
+    } else {
+        report.facets.clone()
+    };
+    headers.extend(Verdict::ALL.iter().map(|v| v.as_str().to_owned()));
+    let row = |keys: Vec<String>, m: &wasmeval_core::metrics::Metrics| {
+        let mut cells = keys;
+        cells.extend(
+            Verdict::ALL
+                .iter()
+                .map(|v| m.verdicts.get(v).copied().unwrap_or(0).to_string()),
+        );
+        cells
+    };
+    let rows = if report.facets.is_empty() {
+        vec![row(vec!["all".into()], &report.overall)]
+    } else {
+        report
+            .groups
+            .iter()
+            .map(|g| row(g.keys.clone(), &g.metrics))
+            .collect()
+    };
+    Table { headers, rows }
+}

@@ -1,0 +1,66 @@
+//! Performance by scenario (ScenEval's Figs. 10 to 12): one rate of each model per topic, per
+//! bucket of cyclomatic and of cognitive complexity, and per year, over the current selection.
+
+use super::bar_chart::BarChart;
+use super::data_table::DataTable;
+use super::use_store;
+use crate::charts::{series_from_groups, RATES};
+use crate::state::report;
+use wasmeval_core::facets::{ComplexityMetric, Facet};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// The facets charted, each against the model.
+const FACETS: [Facet; 4] = [
+    Facet::Topic,
+    Facet::Complexity(ComplexityMetric::Cyclomatic),
+    Facet::Complexity(ComplexityMetric::Cognitive),
+    Facet::Year,
+];
+
+/// The performance page.
+#[function_component(Performance)]
+pub fn performance() -> Html {
+    let store = use_store();
+    let rate = use_state(|| 0usize);
+    let Some(data) = store.data.clone() else {
+        return html! {};
+    };
+    let (name, rate_fn) = RATES[*rate];
+    let on_rate = {
+        let rate = rate.clone();
+        Callback::from(move |e: Event| {
+            let i = e.target_unchecked_into::<HtmlSelectElement>().value();
+            rate.set(i.parse().unwrap_or(0))
+        })
+    };
+    html! {
+        <>
+            <label class="filter">
+                <span>{ "Rate" }</span>
+                <select onchange={on_rate} data-testid="performance-rate">
+                    { for RATES.iter().enumerate().map(|(i, (n, _))| html! {
+                        <option value={i.to_string()} selected={i == *rate}>{ *n }</option>
+                    }) }
+                </select>
+            </label>
+            { for FACETS.iter().map(|&facet| {
+                let by_facet = report(&data, &store.query, &[facet, Facet::Model]);
+                let (table, values) = by_facet.table_with_values();
+                let slug = facet.to_string().replace(':', "-");
+                html! {
+                    <section class="performance">
+                        <BarChart series={series_from_groups(&by_facet.groups, name, rate_fn)}
+                            title={format!("{name} by {facet}, per model")} y_label={name}
+                            y_max={Some(1.0)} testid={Some(AttrValue::from(format!("performance-{slug}")))} />
+                        <details>
+                            <summary>{ "Table" }</summary>
+                            <DataTable table={table} values={Some(values)} key_columns={2}
+                                name={format!("by-{slug}")} />
+                        </details>
+                    </section>
+                }
+            }) }
+        </>
+    }
+}

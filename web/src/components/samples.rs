@@ -1,0 +1,107 @@
+//! Every selected sample, a page at a time, filtered by verdict; choosing one opens its detail.
+
+use super::sample_detail::SampleDetail;
+use super::use_store;
+use crate::state::Action;
+use std::collections::BTreeMap;
+use wasmeval_core::{SampleResult, Verdict};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// Samples per page.
+const PAGE: usize = 100;
+
+/// The samples page.
+#[function_component(Samples)]
+pub fn samples() -> Html {
+    let store = use_store();
+    let verdict = use_state(|| None::<Verdict>);
+    let page = use_state(|| 0usize);
+    let Some(data) = store.data.clone() else {
+        return html! {};
+    };
+    if let Some(index) = store.sample {
+        if let Some(result) = data.bundle.results.iter().find(|r| r.index == index) {
+            return html! { <SampleDetail result={result.clone()} /> };
+        }
+    }
+    let tasks: BTreeMap<&str, &wasmeval_core::Task> = data
+        .bundle
+        .tasks
+        .iter()
+        .map(|t| (t.id.0.as_str(), t))
+        .collect();
+    let selected: Vec<&SampleResult> = data
+        .bundle
+        .results
+        .iter()
+        .filter(|r| {
+            tasks
+                .get(r.task_id.0.as_str())
+                .is_some_and(|t| store.query.matches_sample(t, r.model.as_deref()))
+                && verdict.is_none_or(|v| r.verdict == v)
+        })
+        .collect();
+    let pages = selected.len().div_ceil(PAGE).max(1);
+    let current = (*page).min(pages - 1);
+    let on_verdict = {
+        let (verdict, page) = (verdict.clone(), page.clone());
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<HtmlSelectElement>().value();
+            verdict.set(Verdict::ALL.into_iter().find(|v| v.as_str() == value));
+            page.set(0);
+        })
+    };
+    let go = |to: usize| {
+        let page = page.clone();
+        Callback::from(move |_: MouseEvent| page.set(to))
+    };
+    html! {
+        <>
+            <p class="pickers">
+                <label class="filter"><span>{ "Verdict" }</span>
+                    <select onchange={on_verdict} data-testid="verdict-filter">
+                        <option value="">{ "all" }</option>
+                        { for Verdict::ALL.iter().map(|v| html! {
+                            <option value={v.as_str()} selected={*verdict == Some(*v)}>{ v.as_str() }</option>
+                        }) }
+                    </select>
+                </label>
+                { format!(" {} samples", selected.len()) }
+            </p>
+            <div class="table-scroll">
+                <table data-testid="samples">
+                    <thead><tr>
+                        { for ["#", "task", "model", "verdict", "cases passed", "fuel", "time (ms)"].iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
+                    </tr></thead>
+                    <tbody>
+                        { for selected.iter().skip(current * PAGE).take(PAGE).map(|r| {
+                            let store = store.clone();
+                            let index = r.index;
+                            let open = Callback::from(move |_: MouseEvent| store.dispatch(Action::Sample(Some(index))));
+                            let passed = r.cases.iter().filter(|c| c.verdict == Verdict::Passed).count();
+                            html! {
+                                <tr>
+                                    <td><button class="link" onclick={open} data-testid={format!("sample-{index}")}>{ index }</button></td>
+                                    <td>{ &r.task_id.0 }</td>
+                                    <td>{ r.model.clone().unwrap_or_default() }</td>
+                                    <td><span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span></td>
+                                    <td class="num">{ format!("{passed}/{}", r.cases.len()) }</td>
+                                    <td class="num">{ r.fuel }</td>
+                                    <td class="num">{ format!("{:.1}", r.wall_us as f64 / 1000.0) }</td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            if pages > 1 {
+                <nav class="pages" aria-label="pages">
+                    <button onclick={go(current.saturating_sub(1))} disabled={current == 0}>{ "Previous" }</button>
+                    { format!(" page {} of {pages} ", current + 1) }
+                    <button onclick={go(current + 1)} disabled={current + 1 >= pages}>{ "Next" }</button>
+                </nav>
+            }
+        </>
+    }
+}

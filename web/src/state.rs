@@ -1,0 +1,438 @@
+//! The site's state: what is loaded, the selection, the grouping and the view, changed only by
+//! [`Action`]s through [`State::apply`], so that it is tested on the host without a browser.
+//!
+//! Every number comes from `wasmeval-core`: the reducer recomputes the [`Report`] whenever the
+//! data, the selection or the grouping changes, exactly as `wasmeval report` does.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use wasmeval_core::facets::Facet;
+use wasmeval_core::metrics::ScoreOptions;
+use wasmeval_core::query::Query;
+use wasmeval_core::report::{Bundle, Report};
+
+/// A loaded bundle with the values its filters offer.
+#[derive(Debug, PartialEq)]
+pub struct Dataset {
+    /// Where it came from (a URL or a file name), for the header and errors.
+    pub source: String,
+    /// The bundle.
+    pub bundle: Bundle,
+    /// Distinct values of each filterable field, sorted.
+    pub choices: Choices,
+}
+
+/// Distinct values a filter can take in a dataset.
+#[derive(Debug, Default, PartialEq)]
+pub struct Choices {
+    /// Models of the results.
+    pub models: Vec<String>,
+    /// Topics of the tasks.
+    pub topics: Vec<String>,
+    /// Source kinds and names of the tasks (the query's `source` accepts both).
+    pub sources: Vec<String>,
+    /// Years of the tasks.
+    pub years: Vec<u32>,
+    /// Languages of the tasks.
+    pub languages: Vec<String>,
+    /// Difficulties of the tasks.
+    pub difficulties: Vec<String>,
+}
+
+impl Dataset {
+    /// Indexes `bundle`'s filter values.
+    pub fn new(source: String, bundle: Bundle) -> Self {
+        let mut models = BTreeSet::new();
+        bundle
+            .results
+            .iter()
+            .filter_map(|r| r.model.clone())
+            .for_each(|m| {
+                models.insert(m);
+            });
+        let (mut topics, mut sources, mut years, mut languages, mut difficulties) = (
+            BTreeSet::new(),
+            BTreeSet::new(),
+            BTreeSet::new(),
+            BTreeSet::new(),
+            BTreeSet::new(),
+        );
+        for task in &bundle.tasks {
+            let metadata = &task.metadata;
+            topics.extend(metadata.topics.iter().cloned());
+            if let Some(source) = &metadata.source {
+                sources.insert(source.kind.as_str().to_owned());
+                sources.extend(source.name.clone());
+            }
+            years.extend(metadata.year);
+            languages.insert(task.language.as_str().to_owned());
+            difficulties.extend(metadata.difficulty.clone());
+        }
+        let choices = Choices {
+            models: models.into_iter().collect(),
+            topics: topics.into_iter().collect(),
+            sources: sources.into_iter().collect(),
+            years: years.into_iter().collect(),
+            languages: languages.into_iter().collect(),
+            difficulties: difficulties.into_iter().collect(),
+        };
+        Dataset {
+            source,
+            bundle,
+            choices,
+        }
+    }
+}
+
+/// Where loading stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Load {
+    /// Nothing loaded yet: the landing page with the file picker and the demo.
+    Idle,
+    /// Fetching or reading the named source.
+    Loading(String),
+    /// The named source could not be used, and why.
+    Failed {
+        /// A URL or a file name.
+        source: String,
+        /// What went wrong; for a malformed bundle, the field's path first.
+        message: String,
+    },
+    /// A dataset is shown.
+    Ready,
+}
+
+/// The page shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Each metric per group.
+    Overview,
+    /// The tasks selected, with their distributions.
+    Explorer,
+    /// Pass rates by topic and by complexity, per model.
+    Performance,
+    /// Two models side by side.
+    Compare,
+    /// Every selected sample, and one in detail.
+    Samples,
+}
+
+impl View {
+    /// Every view, in menu order.
+    pub const ALL: [View; 5] = [
+        View::Overview,
+        View::Explorer,
+        View::Performance,
+        View::Compare,
+        View::Samples,
+    ];
+
+    /// The menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Overview => "Overview",
+            View::Explorer => "Dataset",
+            View::Performance => "By topic & complexity",
+            View::Compare => "Compare models",
+            View::Samples => "Samples",
+        }
+    }
+}
+
+/// Everything the page shows follows from this.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// Loading status.
+    pub load: Load,
+    /// The dataset, once loaded.
+    pub data: Option<Rc<Dataset>>,
+    /// The selection as typed: the command line's `--where` syntax.
+    pub query_text: String,
+    /// The selection in force (the last one that parsed).
+    pub query: Query,
+    /// Why `query_text` does not parse, when it does not.
+    pub query_error: Option<String>,
+    /// Facets the overview groups by, as the command line's `--by`.
+    pub group_by: Vec<Facet>,
+    /// The page shown.
+    pub view: View,
+    /// The sample shown in detail, by index.
+    pub sample: Option<u64>,
+    /// The two models compared.
+    pub compare: [Option<String>; 2],
+    /// The report of the selection, grouped by `group_by`.
+    pub report: Option<Rc<Report>>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            load: Load::Idle,
+            data: None,
+            query_text: String::new(),
+            query: Query::default(),
+            query_error: None,
+            group_by: vec![Facet::Model],
+            view: View::Overview,
+            sample: None,
+            compare: [None, None],
+            report: None,
+        }
+    }
+}
+
+/// What can happen to the state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Started loading from a URL or a file.
+    Loading(String),
+    /// A source's text arrived: parse it as a bundle.
+    Loaded {
+        /// A URL or a file name.
+        source: String,
+        /// Its contents.
+        text: String,
+    },
+    /// A source could not be read.
+    Failed {
+        /// A URL or a file name.
+        source: String,
+        /// Why.
+        message: String,
+    },
+    /// Back to the landing page.
+    Close,
+    /// A new selection text (`topic=strings;year=2018..`).
+    Query(String),
+    /// One field of the selection set to a value (empty removes the field).
+    SetTerm {
+        /// The query field (`topic`, `year`, ...).
+        field: String,
+        /// Its value in query syntax.
+        value: String,
+    },
+    /// New grouping facets.
+    GroupBy(Vec<Facet>),
+    /// Another page.
+    Show(View),
+    /// Show a sample in detail, or none.
+    Sample(Option<u64>),
+    /// Choose the first (0) or second (1) model compared.
+    Compare(usize, Option<String>),
+}
+
+impl State {
+    /// The state after `action`.
+    pub fn apply(&self, action: Action) -> State {
+        let mut next = self.clone();
+        match action {
+            Action::Loading(source) => next.load = Load::Loading(source),
+            Action::Loaded { source, text } => match Bundle::parse(&text) {
+                Ok(bundle) => {
+                    let data = Dataset::new(source, bundle);
+                    next.compare = [
+                        data.choices.models.first().cloned(),
+                        data.choices.models.get(1).cloned(),
+                    ];
+                    next.data = Some(Rc::new(data));
+                    next.load = Load::Ready;
+                    next.sample = None;
+                    next.rescore();
+                }
+                Err(message) => next.load = Load::Failed { source, message },
+            },
+            Action::Failed { source, message } => next.load = Load::Failed { source, message },
+            Action::Close => {
+                next = State::default();
+            }
+            Action::Query(text) => {
+                next.query_text = text;
+                next.apply_query_text();
+            }
+            Action::SetTerm { field, value } => {
+                next.query_text = set_term(&next.query_text, &field, &value);
+                next.apply_query_text();
+            }
+            Action::GroupBy(facets) => {
+                next.group_by = facets;
+                next.rescore();
+            }
+            Action::Show(view) => next.view = view,
+            Action::Sample(index) => next.sample = index,
+            Action::Compare(slot, model) => {
+                if let Some(entry) = next.compare.get_mut(slot) {
+                    *entry = model;
+                }
+            }
+        }
+        next
+    }
+
+    /// Parses `query_text`; on success the selection changes and the report follows, on failure
+    /// the old selection stays in force and the error is shown.
+    fn apply_query_text(&mut self) {
+        match Query::parse(&self.query_text) {
+            Ok(query) => {
+                self.query = query;
+                self.query_error = None;
+                self.rescore();
+            }
+            Err(message) => self.query_error = Some(message),
+        }
+    }
+
+    fn rescore(&mut self) {
+        self.report = self
+            .data
+            .as_ref()
+            .map(|data| Rc::new(report(data, &self.query, &self.group_by)));
+    }
+
+    /// The value `query_text` gives `field`, if it is a simple term there.
+    pub fn term(&self, field: &str) -> Option<String> {
+        terms(&self.query_text)
+            .into_iter()
+            .find(|(f, _)| f == field)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The report the site shows for a selection and grouping: the command line's defaults
+/// (`wasmeval report --where Q --by F`), so the two always agree.
+pub fn report(data: &Dataset, query: &Query, facets: &[Facet]) -> Report {
+    Report::with_options(
+        &data.bundle.tasks,
+        &data.bundle.results,
+        query,
+        facets,
+        &ScoreOptions::default(),
+    )
+}
+
+/// `field=value` terms of a query text in term syntax; nothing for JSON queries.
+fn terms(text: &str) -> Vec<(String, String)> {
+    if text.trim_start().starts_with('{') {
+        return Vec::new();
+    }
+    text.split(';')
+        .filter_map(|t| t.split_once('='))
+        .map(|(f, v)| (f.trim().to_owned(), v.trim().to_owned()))
+        .collect()
+}
+
+/// `text` with `field` set to `value`, replacing the field's term where it was (or removing it
+/// when `value` is empty) and keeping every other term. A JSON query is replaced.
+pub fn set_term(text: &str, field: &str, value: &str) -> String {
+    let mut kept: Vec<String> = if text.trim_start().starts_with('{') {
+        Vec::new()
+    } else {
+        text.split(';')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let position = kept
+        .iter()
+        .position(|t| t.split_once('=').is_some_and(|(f, _)| f.trim() == field));
+    let term = format!("{field}={}", value.trim());
+    match (position, value.trim().is_empty()) {
+        (Some(i), true) => {
+            kept.remove(i);
+        }
+        (Some(i), false) => kept[i] = term,
+        (None, true) => {}
+        (None, false) => kept.push(term),
+    }
+    kept.join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasmeval_core::synthetic;
+
+    fn loaded() -> State {
+        let text = serde_json::to_string(&synthetic::bundle(400, 3)).unwrap();
+        State::default().apply(Action::Loaded {
+            source: "synthetic".into(),
+            text,
+        })
+    }
+
+    #[test]
+    fn loading_a_bundle_scores_it_by_model() {
+        let state = loaded();
+        assert_eq!(state.load, Load::Ready);
+        let report = state.report.as_ref().unwrap();
+        let data = state.data.as_ref().unwrap();
+        assert_eq!(report.facets, ["model"]);
+        assert_eq!(report.groups.len(), data.choices.models.len());
+        // The same numbers as the bundle's own metrics, which the command line computed.
+        assert_eq!(report.groups, data.bundle.metrics.groups);
+        assert_eq!(state.compare[0].as_deref(), Some("model-a"));
+    }
+
+    #[test]
+    fn a_malformed_bundle_fails_with_the_field_path() {
+        let mut bundle = serde_json::to_value(synthetic::bundle(40, 1)).unwrap();
+        bundle["results"][3]["verdict"] = "maybe".into();
+        let state = State::default().apply(Action::Loaded {
+            source: "bad.json".into(),
+            text: bundle.to_string(),
+        });
+        match state.load {
+            Load::Failed { source, message } => {
+                assert_eq!(source, "bad.json");
+                assert!(
+                    message.starts_with("results[3].verdict: unknown variant `maybe`"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_query_rescores_and_a_bad_one_keeps_the_last_selection() {
+        let state = loaded().apply(Action::Query("model=model-b".into()));
+        let report = state.report.clone().unwrap();
+        assert_eq!(report.groups.len(), 1);
+        assert_eq!(report.groups[0].keys, ["model-b"]);
+        let bad = state.apply(Action::Query("year=abc".into()));
+        assert!(bad.query_error.is_some());
+        assert_eq!(bad.query, state.query);
+        assert_eq!(bad.report, state.report);
+    }
+
+    #[test]
+    fn filters_edit_one_term_of_the_query_text() {
+        assert_eq!(set_term("", "topic", "strings"), "topic=strings");
+        assert_eq!(
+            set_term("topic=strings;year=2018..", "topic", "lists"),
+            "topic=lists;year=2018.."
+        );
+        assert_eq!(
+            set_term("topic=strings;year=2018..", "topic", ""),
+            "year=2018.."
+        );
+        assert_eq!(set_term(r#"{"years":{"min":1}}"#, "model", "m"), "model=m");
+        let state = loaded().apply(Action::SetTerm {
+            field: "topic".into(),
+            value: "strings".into(),
+        });
+        assert_eq!(state.query_text, "topic=strings");
+        assert_eq!(state.term("topic").as_deref(), Some("strings"));
+        assert_eq!(state.query.topics_any, ["strings"]);
+    }
+
+    #[test]
+    fn grouping_changes_the_groups() {
+        let state = loaded().apply(Action::GroupBy(vec![Facet::Year, Facet::Model]));
+        let report = state.report.unwrap();
+        assert_eq!(report.facets, ["year", "model"]);
+        assert!(report.groups.iter().all(|g| g.keys.len() == 2));
+        let none = loaded().apply(Action::GroupBy(Vec::new()));
+        assert!(none.report.unwrap().groups.is_empty());
+    }
+}
