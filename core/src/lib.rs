@@ -8,6 +8,7 @@ pub mod code_metrics;
 pub mod compare;
 pub mod comparison;
 pub mod facets;
+pub mod fast_hash;
 pub mod formats;
 pub mod metrics;
 pub mod query;

@@ -4,6 +4,7 @@
 //! solvability and #attempt_k are means over those units, so that mixing models never pools
 //! their samples. Definitions, with the papers they come from, are in docs/metrics.md.
 
+use crate::fast_hash::FastMap;
 use crate::results::{SampleResult, Verdict};
 use crate::sample::{Grades, MAX_GRADE};
 use crate::task::TaskId;
@@ -150,21 +151,58 @@ pub fn epam_score(grades: &Grades, attempt: u32, rate: Option<f64>, max_rate: Op
 }
 
 /// Attempts until the first pass among samples in attempt order (then file order), or
-/// `k + 1` when none of the first `k` passed.
-fn attempts_until_pass(samples: &mut [&SampleResult], k: u32) -> u32 {
-    samples.sort_by_key(|r| (r.info.attempt.unwrap_or(u32::MAX), r.index));
-    samples
+/// `k + 1` when none of the first `k` passed. The passing sample that comes first in that order
+/// has as many samples before it as sort before it; no sorting is needed.
+fn attempts_until_pass(samples: &[&SampleResult], k: u32) -> u32 {
+    let order = |r: &SampleResult| (r.info.attempt.unwrap_or(u32::MAX), r.index);
+    let first_pass = samples
         .iter()
-        .take(k as usize)
-        .position(|r| r.verdict == Verdict::Passed)
-        .map_or(k + 1, |i| i as u32 + 1)
+        .filter(|r| r.verdict == Verdict::Passed)
+        .map(|r| order(r))
+        .min();
+    match first_pass {
+        Some(first) => {
+            let before = samples.iter().filter(|r| order(r) < first).count() as u64;
+            if before < u64::from(k) {
+                before as u32 + 1
+            } else {
+                k + 1
+            }
+        }
+        None => k + 1,
+    }
 }
 
-fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
-    let (sum, count) = values
-        .into_iter()
-        .fold((0.0, 0u64), |(sum, n), v| (sum + v, n + 1));
-    (count > 0).then(|| sum / count as f64)
+/// The samples of one task by one model: the unit pass@k, AvgPassRatio, solvability and
+/// #attempt_k average over.
+#[derive(Debug, Clone)]
+pub struct Unit<'a> {
+    /// The task and the model.
+    pub key: (&'a TaskId, Option<&'a str>),
+    /// Its samples, in the order given.
+    pub results: Vec<&'a SampleResult>,
+}
+
+/// Splits results into units, in (task, model) order so that every sum over units runs in the
+/// same order on every platform. Units are found by hashing: this is the hot loop of rescoring
+/// 100,000 results in the browser.
+pub fn units<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Vec<Unit<'a>> {
+    let mut unit_of: FastMap<(&TaskId, Option<&str>), usize> = FastMap::default();
+    let mut units: Vec<Unit<'a>> = Vec::with_capacity(1024);
+    for result in results {
+        let key = (&result.task_id, result.model.as_deref());
+        let next = units.len();
+        let unit = *unit_of.entry(key).or_insert(next);
+        if unit == next {
+            units.push(Unit {
+                key,
+                results: Vec::new(),
+            });
+        }
+        units[unit].results.push(result);
+    }
+    units.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    units
 }
 
 /// Scores a group of samples.
@@ -172,83 +210,108 @@ pub fn score<'a>(
     results: impl IntoIterator<Item = &'a SampleResult>,
     options: &ScoreOptions,
 ) -> Metrics {
-    // Units in (task, model) order so every sum runs in a stable order.
-    let mut units: BTreeMap<(&TaskId, Option<&str>), Vec<&SampleResult>> = BTreeMap::new();
-    let mut verdicts = BTreeMap::new();
+    let units = units(results);
+    score_units(units.iter(), options)
+}
+
+/// Scores the samples of `units`, which must be in (task, model) order (a subsequence of what
+/// [`units`] returns), so that sums run in a fixed order.
+pub fn score_units<'u, 'a: 'u>(
+    units: impl IntoIterator<Item = &'u Unit<'a>>,
+    options: &ScoreOptions,
+) -> Metrics {
+    // Counted in an array indexed like `Verdict::ALL`, then turned into the map.
+    let mut verdict_counts = [0u64; Verdict::ALL.len()];
     let (mut samples, mut passed, mut cases, mut failed_cases) = (0u64, 0u64, 0u64, 0u64);
-    let mut epam = Vec::new();
-    for result in results {
-        samples += 1;
-        passed += u64::from(result.verdict == Verdict::Passed);
-        *verdicts.entry(result.verdict).or_insert(0) += 1;
-        if result.cases.is_empty() {
-            cases += 1;
-            failed_cases += u64::from(result.verdict != Verdict::Passed);
-        } else {
-            cases += result.cases.len() as u64;
-            failed_cases += result
-                .cases
-                .iter()
-                .filter(|c| c.verdict != Verdict::Passed)
-                .count() as u64;
+    let (mut tasks, mut unit_count) = (0u64, 0u64);
+    let mut previous_task: Option<&TaskId> = None;
+    let mut counts: Vec<(u64, u64)> = Vec::new();
+    let (mut ratio_sum, mut ratio_units) = (0.0, 0u64);
+    let mut attempts_sum = 0.0;
+    let (mut epam_sum, mut graded) = (0.0, 0u64);
+    for unit in units {
+        unit_count += 1;
+        // Same task as the unit before: the same string, often the same allocation.
+        if !previous_task.is_some_and(|p| std::ptr::eq(p, unit.key.0) || p == unit.key.0) {
+            tasks += 1;
+            previous_task = Some(unit.key.0);
         }
-        if let Some(grades) = &result.info.grades {
-            epam.push(epam_score(
-                grades,
-                result.info.attempt.unwrap_or(1),
-                result.info.rate(),
-                options.max_rate,
-            ));
+        let mut unit_passed = 0u64;
+        let mut unit_ratio = 0.0;
+        for result in &unit.results {
+            samples += 1;
+            let ok = result.verdict == Verdict::Passed;
+            unit_passed += u64::from(ok);
+            verdict_counts[result.verdict as usize] += 1;
+            if result.cases.is_empty() {
+                cases += 1;
+                failed_cases += u64::from(!ok);
+            } else {
+                cases += result.cases.len() as u64;
+                failed_cases += result
+                    .cases
+                    .iter()
+                    .filter(|c| c.verdict != Verdict::Passed)
+                    .count() as u64;
+            }
+            unit_ratio += pass_ratio(result);
+            if let Some(grades) = &result.info.grades {
+                graded += 1;
+                epam_sum += epam_score(
+                    grades,
+                    result.info.attempt.unwrap_or(1),
+                    result.info.rate(),
+                    options.max_rate,
+                );
+            }
         }
-        units
-            .entry((&result.task_id, result.model.as_deref()))
-            .or_default()
-            .push(result);
+        passed += unit_passed;
+        counts.push((unit.results.len() as u64, unit_passed));
+        if !unit.results.is_empty() {
+            ratio_sum += unit_ratio / unit.results.len() as f64;
+            ratio_units += 1;
+        }
+        attempts_sum += f64::from(attempts_until_pass(&unit.results, options.attempt_k));
     }
-    let counts: Vec<(u64, u64)> = units
-        .values()
-        .map(|unit| {
-            let c = unit.iter().filter(|r| r.verdict == Verdict::Passed).count();
-            (unit.len() as u64, c as u64)
-        })
-        .collect();
     let pass_at_k = options
         .ks
         .iter()
         .filter_map(|&k| mean_pass_at_k(&counts, k).map(|v| (format!("pass@{k}"), v)))
         .collect();
-    let tasks = units
-        .keys()
-        .map(|(task, _)| *task)
-        .collect::<std::collections::BTreeSet<_>>()
-        .len() as u64;
+    let verdicts: BTreeMap<Verdict, u64> = Verdict::ALL
+        .iter()
+        .zip(verdict_counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(v, n)| (*v, n))
+        .collect();
+    let per_unit = |sum: f64| (unit_count > 0).then(|| sum / unit_count as f64);
     Metrics {
         samples,
         tasks,
-        units: units.len() as u64,
+        units: unit_count,
         passed,
         verdicts,
         pass_at_k,
-        avg_pass_ratio: mean(
-            units
-                .values()
-                .filter_map(|unit| mean(unit.iter().map(|r| pass_ratio(r)))),
-        ),
+        avg_pass_ratio: (ratio_units > 0).then(|| ratio_sum / ratio_units as f64),
         sceneval_pass_rate: (cases > 0).then(|| 1.0 - failed_cases as f64 / cases as f64),
-        solvability: mean(counts.iter().map(|&(_, c)| if c > 0 { 1.0 } else { 0.0 })),
-        attempts: mean(
-            units
-                .values_mut()
-                .map(|unit| f64::from(attempts_until_pass(unit, options.attempt_k))),
-        ),
+        solvability: per_unit(counts.iter().filter(|&&(_, c)| c > 0).count() as f64),
+        attempts: per_unit(attempts_sum),
         attempt_k: options.attempt_k,
-        graded: epam.len() as u64,
-        epam: mean(epam),
+        graded,
+        epam: (graded > 0).then(|| epam_sum / graded as f64),
     }
 }
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verdicts_are_numbered_in_report_order() {
+        // score_units counts verdicts in an array indexed by discriminant.
+        for (i, verdict) in Verdict::ALL.iter().enumerate() {
+            assert_eq!(*verdict as usize, i);
+        }
+    }
     use crate::results::CaseResult;
     use crate::sample::SampleInfo;
 

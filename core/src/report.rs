@@ -7,12 +7,12 @@
 use crate::code_metrics::CodeMetrics;
 use crate::comparison::Comparison;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
-use crate::metrics::{score, Metrics, ScoreOptions};
+use crate::fast_hash::FastMap;
+use crate::metrics::{score_units, units, Metrics, ScoreOptions, Unit};
 use crate::query::Query;
 use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The metrics of one group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,7 +85,7 @@ impl Report {
         facets: &[Facet],
         options: &ScoreOptions,
     ) -> Self {
-        let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
+        let by_id: FastMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
         let mut results_without_task = 0;
         let selected: Vec<(&Task, &SampleResult)> = results
             .iter()
@@ -103,14 +103,30 @@ impl Report {
             ..options.clone()
         };
 
-        let mut groups: BTreeMap<Vec<GroupKey>, Vec<&SampleResult>> = BTreeMap::new();
+        // Facets depend only on the task and the model, so a unit (the samples of one task by
+        // one model) falls whole into its groups: group units, not samples. Units come sorted,
+        // and each group keeps them in that order, so every sum runs in a fixed order.
+        let units = units(selected.iter().map(|(_, r)| *r));
+        let mut group_of: FastMap<Vec<GroupKey>, usize> = FastMap::default();
+        let mut groups: Vec<(Vec<GroupKey>, Vec<&Unit>)> = Vec::new();
         if !facets.is_empty() {
-            for (task, result) in &selected {
-                for keys in key_product(facets, task, result.model.as_deref()) {
-                    groups.entry(keys).or_default().push(result);
+            for unit in &units {
+                let (task_id, model) = unit.key;
+                let task = by_id[task_id];
+                for keys in key_product(facets, task, model) {
+                    let number = match group_of.get(&keys) {
+                        Some(&number) => number,
+                        None => {
+                            group_of.insert(keys.clone(), groups.len());
+                            groups.push((keys, Vec::new()));
+                            groups.len() - 1
+                        }
+                    };
+                    groups[number].1.push(unit);
                 }
             }
         }
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let selected_tasks: Vec<&Task> = tasks.iter().filter(|t| query.matches_task(t)).collect();
         let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics, bool)> = selected
             .iter()
@@ -128,12 +144,12 @@ impl Report {
             query: query.clone(),
             facets: facets.iter().map(ToString::to_string).collect(),
             tasks: selected_tasks.len() as u64,
-            overall: score(selected.iter().map(|(_, r)| *r), &options),
+            overall: score_units(&units, &options),
             groups: groups
                 .into_iter()
-                .map(|(keys, results)| GroupRow {
+                .map(|(keys, units)| GroupRow {
                     keys: keys.into_iter().map(|k| k.label).collect(),
-                    metrics: score(results, &options),
+                    metrics: score_units(units, &options),
                 })
                 .collect(),
             distributions: DISTRIBUTION_FACETS
