@@ -111,6 +111,12 @@ impl RuntimeArgs {
             .unwrap_or_else(|| home_dir().join("python"))
     }
 
+    /// The JavaScript guest's folder (built by `scripts/install-js-runtime`):
+    /// `$WASMEVAL_HOME/js`.
+    pub fn js_runtime_dir(&self) -> PathBuf {
+        home_dir().join("js")
+    }
+
     /// The private folder for compiled modules.
     pub fn module_cache_dir(&self) -> PathBuf {
         home_dir().join("modules")

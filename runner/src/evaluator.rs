@@ -1,9 +1,11 @@
 //! The evaluator: runs one sample by its task's language. Python samples run in the interpreter
-//! guest (assertion and alternative suites through the harness, `io` suites as a script); Rust, C
-//! and C++ samples are compiled, confined, to WASI modules.
+//! guest (assertion and alternative suites through the harness, `io` suites as a script);
+//! JavaScript samples in the QuickJS guest ([`crate::javascript`]); Rust, C and C++ samples are
+//! compiled, confined, to WASI modules.
 
 use crate::analysis;
 use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
+use crate::javascript::JsRuntime;
 use crate::python::PythonRuntime;
 use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Sandbox};
 use crate::toolchain::{CompileLimits, Compiled, Toolchains};
@@ -17,7 +19,7 @@ use wasmeval_core::{
 pub fn can_run(language: Language) -> bool {
     matches!(
         language,
-        Language::Python | Language::Rust | Language::C | Language::Cpp
+        Language::Python | Language::Rust | Language::C | Language::Cpp | Language::Javascript
     )
 }
 
@@ -27,6 +29,8 @@ pub struct Evaluator<'a> {
     pub sandbox: &'a Sandbox,
     /// The Python interpreter, when the run has Python samples.
     pub python: Option<PythonRuntime>,
+    /// The JavaScript guest, when the run has JavaScript samples.
+    pub javascript: Option<JsRuntime>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
     /// Where compiled modules' machine code is cached.
@@ -44,6 +48,11 @@ impl Evaluator<'_> {
         let mut result = match task.language {
             Language::Python => self.evaluate_python(task, sample)?,
             Language::Rust | Language::C | Language::Cpp => self.evaluate_compiled(task, sample)?,
+            Language::Javascript => self
+                .javascript
+                .as_ref()
+                .context("the JavaScript runtime is not loaded")?
+                .evaluate(self.sandbox, task, sample, &self.limits)?,
             other => anyhow::bail!("samples in {other} cannot be run yet"),
         };
         result.code_metrics = analysis::analyze(task.language, &sample.program(task));

@@ -1,7 +1,8 @@
 //! wasmeval's runner: turns samples into sandboxed WASI executions and writes the results.
 //!
 //! Layers, bottom up: [`sandbox`] runs one WASI module under limits; [`python`] runs one Python
-//! sample against its task's tests on top of it and decides verdicts; [`evaluate`] runs many samples
+//! sample against its task's tests on top of it and decides verdicts ([`javascript`] the same for
+//! JavaScript); [`evaluate`] runs many samples
 //! in parallel; [`store`] keeps the results on disk so a killed run resumes; [`commands`] are the
 //! subcommands and [`cli`] their flags.
 
@@ -12,6 +13,7 @@ pub mod evaluate;
 pub mod evaluator;
 pub mod input;
 pub mod io_tests;
+pub mod javascript;
 pub mod python;
 pub mod sandbox;
 pub mod store;

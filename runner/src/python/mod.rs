@@ -177,7 +177,7 @@ const TAGS: [&str; 4] = ["$tuple", "$set", "$dict", "$float"];
 /// a `$dict` sorted (by [`order`]), and a `$dict` whose keys are all strings written as the object
 /// it stands for (unless that object would read as a tag), so that a task may write a set or a
 /// dict in any order and a string-keyed dict either way. Everything else is kept as it is.
-fn canonical(value: &Value) -> Value {
+pub(crate) fn canonical(value: &Value) -> Value {
     match value {
         Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
         Value::Object(fields) => {

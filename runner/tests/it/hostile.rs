@@ -7,7 +7,7 @@ use crate::support::{hostile_corpus as corpus, repo, results, run, Hostile};
 use serde_json::{json, Value};
 
 /// Runs `programs` as solutions of the corpus's `task.json` and checks every header.
-fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {
+pub(crate) fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {
     assert!(
         programs.len() >= minimum,
         "the {language} corpus shrank to {} programs",

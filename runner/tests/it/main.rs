@@ -10,6 +10,7 @@ mod compiled;
 mod demo;
 mod hostile;
 mod io;
+mod javascript;
 mod psb2;
 mod report;
 mod resume;
