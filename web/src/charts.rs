@@ -28,7 +28,7 @@ impl LinearScale {
 /// About `count` round tick values covering `0..=max` (steps of 1, 2 or 5 times a power of ten),
 /// and the top of the axis (the last tick, at least `max`).
 pub fn ticks(max: f64, count: u32) -> (Vec<f64>, f64) {
-    if !(max > 0.0) || !max.is_finite() {
+    if max.is_nan() || max <= 0.0 || max.is_infinite() {
         return (vec![0.0, 1.0], 1.0);
     }
     let rough = max / f64::from(count.max(1));

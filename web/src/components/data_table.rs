@@ -31,24 +31,6 @@ pub struct DataTableProps {
 #[function_component(DataTable)]
 pub fn data_table(props: &DataTableProps) -> Html {
     let table = &props.table;
-    let error = use_state(|| None::<String>);
-    let export = |extension: &'static str| {
-        let (name, error) = (props.name.clone(), error.clone());
-        let (text, mime) = match extension {
-            "csv" => (table.to_csv(), "text/csv"),
-            _ => (
-                props
-                    .json
-                    .as_ref()
-                    .map_or_else(|| rows_as_json(table), |j| j.to_string()),
-                "application/json",
-            ),
-        };
-        Callback::from(move |_: MouseEvent| {
-            let file = format!("{name}.{extension}");
-            error.set(browser::download(&file, mime, &text).err());
-        })
-    };
     let value = |row: usize, column: usize| -> Option<String> {
         let v = props.values.as_ref()?.get(row)?.get(column)?;
         Some(v.map(|v| v.to_string()).unwrap_or_default())
@@ -77,11 +59,49 @@ pub fn data_table(props: &DataTableProps) -> Html {
                     </tbody>
                 </table>
             </div>
-            <div class="exports">
-                <button onclick={export("csv")} data-testid={format!("{}-csv", props.name)}>{ "Export CSV" }</button>
-                <button onclick={export("json")} data-testid={format!("{}-json", props.name)}>{ "Export JSON" }</button>
-                if let Some(e) = &*error { <span class="error">{ e }</span> }
-            </div>
+            <Exports table={table.clone()} name={props.name.clone()} json={props.json.clone()} />
+        </div>
+    }
+}
+
+/// What [`Exports`] saves.
+#[derive(Properties, PartialEq)]
+pub struct ExportsProps {
+    /// The table, saved as CSV, and as JSON unless `json` is given.
+    pub table: Table,
+    /// The files' base name.
+    pub name: AttrValue,
+    /// What "Export JSON" saves instead of the rows.
+    #[prop_or_default]
+    pub json: Option<AttrValue>,
+}
+
+/// "Export CSV" and "Export JSON" buttons for a table.
+#[function_component(Exports)]
+pub fn exports(props: &ExportsProps) -> Html {
+    let error = use_state(|| None::<String>);
+    let export = |extension: &'static str| {
+        let (name, error) = (props.name.clone(), error.clone());
+        let (text, mime) = match extension {
+            "csv" => (props.table.to_csv(), "text/csv"),
+            _ => (
+                props
+                    .json
+                    .as_ref()
+                    .map_or_else(|| rows_as_json(&props.table), |j| j.to_string()),
+                "application/json",
+            ),
+        };
+        Callback::from(move |_: MouseEvent| {
+            let file = format!("{name}.{extension}");
+            error.set(browser::download(&file, mime, &text).err());
+        })
+    };
+    html! {
+        <div class="exports">
+            <button onclick={export("csv")} data-testid={format!("{}-csv", props.name)}>{ "Export CSV" }</button>
+            <button onclick={export("json")} data-testid={format!("{}-json", props.name)}>{ "Export JSON" }</button>
+            if let Some(e) = &*error { <span class="error">{ e }</span> }
         </div>
     }
 }

@@ -67,6 +67,16 @@ pub fn filters() -> Html {
         }
     };
     let years: Vec<String> = choices.years.iter().map(u32::to_string).collect();
+    // The complexity buckets of the whole bundle, as ranges of the query syntax.
+    let buckets: Vec<String> = data
+        .bundle
+        .metrics
+        .distributions
+        .iter()
+        .filter(|d| d.facet == "complexity")
+        .flat_map(|d| d.counts.iter().map(|(label, _)| bucket_range(label)))
+        .flatten()
+        .collect();
     let by = store.group_by.clone();
     let group_menu = |slot: usize| {
         let store = store.clone();
@@ -122,9 +132,37 @@ pub fn filters() -> Html {
                 { menu("year", "Year", years) }
                 { menu("language", "Language", choices.languages.clone()) }
                 { menu("difficulty", "Difficulty", choices.difficulties.clone()) }
+                { menu("cyclomatic", "Cyclomatic", buckets) }
                 { menu("model", "Model", choices.models.clone()) }
             </div>
             <p class="command"><code data-testid="command">{ command }</code></p>
         </section>
+    }
+}
+
+/// A complexity bucket's label (`3-4`, `21+`, `1`) as a query range (`3..4`, `21..`, `1`);
+/// `None` for the missing-value bucket.
+fn bucket_range(label: &str) -> Option<String> {
+    if let Some(low) = label.strip_suffix('+') {
+        return low.parse::<u32>().ok().map(|low| format!("{low}.."));
+    }
+    match label.split_once('-') {
+        Some((low, high)) => Some(format!(
+            "{}..{}",
+            low.parse::<u32>().ok()?,
+            high.parse::<u32>().ok()?
+        )),
+        None => label.parse::<u32>().ok().map(|v| v.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn complexity_buckets_become_query_ranges() {
+        assert_eq!(super::bucket_range("3-4").as_deref(), Some("3..4"));
+        assert_eq!(super::bucket_range("21+").as_deref(), Some("21.."));
+        assert_eq!(super::bucket_range("1").as_deref(), Some("1"));
+        assert_eq!(super::bucket_range("(none)"), None);
     }
 }

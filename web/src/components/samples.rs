@@ -1,9 +1,11 @@
 //! Every selected sample, a page at a time, filtered by verdict; choosing one opens its detail.
 
+use super::data_table::Exports;
 use super::sample_detail::SampleDetail;
 use super::use_store;
 use crate::state::Action;
 use std::collections::BTreeMap;
+use wasmeval_core::report::Table;
 use wasmeval_core::{SampleResult, Verdict};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -44,6 +46,42 @@ pub fn samples() -> Html {
         .collect();
     let pages = selected.len().div_ceil(PAGE).max(1);
     let current = (*page).min(pages - 1);
+    let export = Table {
+        headers: [
+            "index",
+            "task",
+            "model",
+            "verdict",
+            "cases",
+            "cases_passed",
+            "fuel",
+            "wall_us",
+            "peak_memory",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: selected
+            .iter()
+            .map(|r| {
+                let passed = r
+                    .cases
+                    .iter()
+                    .filter(|c| c.verdict == Verdict::Passed)
+                    .count();
+                vec![
+                    r.index.to_string(),
+                    r.task_id.0.clone(),
+                    r.model.clone().unwrap_or_default(),
+                    r.verdict.as_str().to_owned(),
+                    r.cases.len().to_string(),
+                    passed.to_string(),
+                    r.fuel.to_string(),
+                    r.wall_us.to_string(),
+                    r.peak_memory.to_string(),
+                ]
+            })
+            .collect(),
+    };
     let on_verdict = {
         let (verdict, page) = (verdict.clone(), page.clone());
         Callback::from(move |e: Event| {
@@ -95,6 +133,7 @@ pub fn samples() -> Html {
                     </tbody>
                 </table>
             </div>
+            <Exports table={export} name="samples" />
             if pages > 1 {
                 <nav class="pages" aria-label="pages">
                     <button onclick={go(current.saturating_sub(1))} disabled={current == 0}>{ "Previous" }</button>
