@@ -12,8 +12,10 @@
 //! folder whose `include` is clang's own builtin headers and whose
 //! `lib/wasm32-unknown-wasip1/libclang_rt.builtins.a` is Debian's compiler-rt (which Debian installs
 //! under the old `lib/wasi/libclang_rt.builtins-wasm32.a` name that clang 19 looks for only with
-//! the `wasm32-wasi` triple). Beside them: wasmeval's `<bits/stdc++.h>` (guests/cxx/include) and
-//! the exception stub (guests/cxx/exceptions.c), compiled once per sysroot.
+//! the `wasm32-wasi` triple). Beside them, from guests/cxx: wasmeval's headers (`include/`:
+//! `<bits/stdc++.h>`, and std-only stand-ins for `<boost/any.hpp>` and `<openssl/md5.h>`, which
+//! have no wasm32 build in the registries), and two support objects compiled once per sysroot: the
+//! exception stub (`exceptions.c`, C++ only) and glibc's `rand()` sequence (`rand.c`, C and C++).
 
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
@@ -47,8 +49,17 @@ pub const STACK_BYTES: u64 = 8 << 20;
 /// `<bits/stdc++.h>` (libstdc++'s catch-all header, which libc++ lacks and models use often).
 pub const STDCXX_H: &str = include_str!("../../../guests/cxx/include/bits/stdc++.h");
 
+/// A std-only `boost::any` (HumanEval-X's CPP/22 and CPP/137 include it).
+pub const BOOST_ANY_HPP: &str = include_str!("../../../guests/cxx/include/boost/any.hpp");
+
+/// OpenSSL's MD5 interface over our own MD5 (HumanEval-X's CPP/162 includes it).
+pub const OPENSSL_MD5_H: &str = include_str!("../../../guests/cxx/include/openssl/md5.h");
+
 /// The weak `__cxa_throw` and friends that Debian's exception-less wasm32 libc++abi lacks.
 pub const EXCEPTIONS_C: &str = include_str!("../../../guests/cxx/exceptions.c");
+
+/// glibc's `rand`, `srand` and `rand_r` sequences, which tests written on Linux rely on.
+pub const RAND_C: &str = include_str!("../../../guests/cxx/rand.c");
 
 /// Placeholder for the project sysroot in [`flags`]: the cache key must not depend on where the
 /// cache folder is.
@@ -72,12 +83,16 @@ pub fn source_name(language: Language) -> &'static str {
 /// - `-fno-crash-diagnostics`: a crashing compiler (`#pragma clang __debug crash`) writes no
 ///   reproducer files.
 /// - `-O2`: the programs are timed in fuel, so optimisation matters more than compile time.
+/// - `-msimd128`: wasm SIMD (wasmtime runs it by default), so loops vectorise as they do natively
+///   with SSE2; the scalar guest was up to 3x slower than native on a matrix product.
+/// - `-isystem <sysroot>/wasmeval/include`: wasmeval's headers (guests/cxx/include).
 /// - C `-std=c11`; C++ `-std=c++17 -fexceptions`: `try`/`catch`/`throw` compile; as the wasm backend
 ///   has no exception model here, handlers are dropped and a throw aborts through the stub (a
 ///   `runtime_error`, like an uncaught exception). With `-fno-exceptions` every program that
 ///   mentions `try` would be a compile error instead.
 /// - `-Wl,--strip-all`: smaller modules, faster to load, no names of the build.
 /// - `-lc-printscan-long-double`: wasi-libc's `printf("%Lf")` traps without it (12 KB per module).
+/// - The support objects ([`SUPPORT`]) come after the source in [`ClangToolchain::args`].
 /// - No `--no-wasm-opt`: clang 19.1.7's driver silently skips the link step when given it (exit 0,
 ///   no module). clang runs `wasm-opt` only if it finds one on PATH, and the confined compiler has no
 ///   PATH, so it never does.
@@ -91,15 +106,14 @@ pub fn flags(language: Language) -> Vec<String> {
         "-fuse-ld=lld".to_owned(),
         "-fno-crash-diagnostics".to_owned(),
         "-O2".to_owned(),
+        "-msimd128".to_owned(),
     ];
     if language == Language::Cpp {
-        flags.extend([
-            "--driver-mode=g++".to_owned(),
-            "-isystem".to_owned(),
-            format!("{s}/wasmeval/include"),
-            "-std=c++17".to_owned(),
-            "-fexceptions".to_owned(),
-        ]);
+        flags.push("--driver-mode=g++".to_owned());
+    }
+    flags.extend(["-isystem".to_owned(), format!("{s}/wasmeval/include")]);
+    if language == Language::Cpp {
+        flags.extend(["-std=c++17".to_owned(), "-fexceptions".to_owned()]);
     } else {
         flags.push("-std=c11".to_owned());
     }
@@ -117,12 +131,15 @@ pub fn flags(language: Language) -> Vec<String> {
 pub fn sysroot_name() -> String {
     let mut hasher = Sha256::new();
     for part in [
-        "wasmeval clang sysroot v1",
+        "wasmeval clang sysroot v2",
         LLVM_DIR,
         WASI_INCLUDE,
         WASI_LIB,
         STDCXX_H,
+        BOOST_ANY_HPP,
+        OPENSSL_MD5_H,
         EXCEPTIONS_C,
+        RAND_C,
     ] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
@@ -158,11 +175,33 @@ pub struct SysrootLayout {
     pub files: Vec<(PathBuf, &'static str)>,
 }
 
-/// Where the compiled exception stub lives in the project sysroot.
-pub const EXCEPTIONS_OBJECT: &str = "wasmeval/exceptions.o";
+/// A support object: trusted C compiled once into the project sysroot and linked after the source.
+pub struct Support {
+    /// Where its source is written in the project sysroot.
+    pub source: &'static str,
+    /// Where its object is stored in the project sysroot.
+    pub object: &'static str,
+    /// Its source.
+    pub contents: &'static str,
+    /// Linked into C modules too, not only C++ ones.
+    pub for_c: bool,
+}
 
-/// Where the exception stub's source is written in the project sysroot.
-pub const EXCEPTIONS_SOURCE: &str = "wasmeval/exceptions.c";
+/// The support objects, in link order.
+pub const SUPPORT: [Support; 2] = [
+    Support {
+        source: "wasmeval/rand.c",
+        object: "wasmeval/rand.o",
+        contents: RAND_C,
+        for_c: true,
+    },
+    Support {
+        source: "wasmeval/exceptions.c",
+        object: "wasmeval/exceptions.o",
+        contents: EXCEPTIONS_C,
+        for_c: false,
+    },
+];
 
 impl ClangToolchain {
     /// Finds clang 19 and checks every package it needs is installed; the sysroot is not set yet.
@@ -222,10 +261,19 @@ impl ClangToolchain {
                         .join("lib/wasi/libclang_rt.builtins-wasm32.a"),
                 ),
             ],
-            files: vec![
-                ("wasmeval/include/bits/stdc++.h".into(), STDCXX_H),
-                (EXCEPTIONS_SOURCE.into(), EXCEPTIONS_C),
-            ],
+            files: [
+                ("wasmeval/include/bits/stdc++.h", STDCXX_H),
+                ("wasmeval/include/boost/any.hpp", BOOST_ANY_HPP),
+                ("wasmeval/include/openssl/md5.h", OPENSSL_MD5_H),
+            ]
+            .into_iter()
+            .chain(
+                SUPPORT
+                    .iter()
+                    .map(|support| (support.source, support.contents)),
+            )
+            .map(|(file, contents)| (file.into(), contents))
+            .collect(),
         }
     }
 
@@ -249,16 +297,21 @@ impl ClangToolchain {
         args.push("-o".into());
         args.push(OUTPUT_NAME.into());
         args.push(source_name(language).into());
-        if language == Language::Cpp {
-            // After the program, so its own definitions (if any) come first; the stub's are weak.
-            args.push(self.sysroot.join(EXCEPTIONS_OBJECT).into());
+        // After the program, so its own definitions (if any) come first; the objects' are weak.
+        // Being objects, not archives, they are linked before libc.a is searched, so libc.a's
+        // members defining the same symbols (musl's `rand`) are never pulled in.
+        for support in SUPPORT
+            .iter()
+            .filter(|support| language == Language::Cpp || support.for_c)
+        {
+            args.push(self.sysroot.join(support.object).into());
         }
         args
     }
 
-    /// clang's arguments for compiling the exception stub (trusted source) in `sysroot` into
-    /// `out` (both in the folder being prepared).
-    pub fn stub_args(&self, sysroot: &Path, out: &Path) -> Vec<OsString> {
+    /// clang's arguments for compiling a support object (trusted source) in `sysroot` into `out`
+    /// (both in the folder being prepared).
+    pub fn stub_args(&self, support: &Support, sysroot: &Path, out: &Path) -> Vec<OsString> {
         let mut args: Vec<OsString> = self
             .concrete_flags(Language::C, sysroot)
             .into_iter()
@@ -269,7 +322,7 @@ impl ClangToolchain {
         args.push("-c".into());
         args.push("-o".into());
         args.push(out.into());
-        args.push(sysroot.join(EXCEPTIONS_SOURCE).into());
+        args.push(sysroot.join(support.source).into());
         args
     }
 
@@ -338,13 +391,15 @@ pub fn out_of_memory(raw: &str) -> bool {
         || raw.contains("Cannot allocate memory")
 }
 
-/// Checks that `sysroot` has the layout's links and files and the compiled stub.
+/// Checks that `sysroot` has the layout's links and files and the compiled support objects.
 pub fn sysroot_is_complete(layout: &SysrootLayout, sysroot: &Path) -> bool {
     layout.links.iter().all(|(link, target)| {
         std::fs::read_link(sysroot.join(link)).is_ok_and(|actual| actual == *target)
     }) && layout.files.iter().all(|(file, contents)| {
         std::fs::read_to_string(sysroot.join(file)).is_ok_and(|actual| actual == *contents)
-    }) && sysroot.join(EXCEPTIONS_OBJECT).is_file()
+    }) && SUPPORT
+        .iter()
+        .all(|support| sysroot.join(support.object).is_file())
 }
 
 /// Creates the layout's links and files under `dir` (a fresh folder).
@@ -380,19 +435,21 @@ mod tests {
         assert_eq!(
             c,
             "--no-default-config --target=wasm32-wasip1 --sysroot=<sysroot> \
-             -resource-dir=<sysroot>/resource -fuse-ld=lld -fno-crash-diagnostics -O2 -std=c11 \
+             -resource-dir=<sysroot>/resource -fuse-ld=lld -fno-crash-diagnostics -O2 -msimd128 \
+             -isystem <sysroot>/wasmeval/include -std=c11 \
              -Wl,--strip-all -Wl,--stack-first -Wl,-z,stack-size=8388608 -lc-printscan-long-double"
         );
         let cpp = flags(Language::Cpp).join(" ");
         assert!(cpp.contains(
-            "--driver-mode=g++ -isystem <sysroot>/wasmeval/include -std=c++17 -fexceptions"
+            "-O2 -msimd128 --driver-mode=g++ -isystem <sysroot>/wasmeval/include -std=c++17 \
+             -fexceptions"
         ));
         assert!(!cpp.contains("no-wasm-opt"));
         assert!(!cpp.contains("/usr/include "));
     }
 
     #[test]
-    fn arguments_end_with_the_source_and_for_cpp_the_stub() {
+    fn arguments_end_with_the_source_and_the_support_objects() {
         let mut clang = ClangToolchain {
             clang: "/usr/lib/llvm-19/bin/clang".into(),
             llvm_dir: LLVM_DIR.into(),
@@ -407,11 +464,12 @@ mod tests {
             .collect();
         assert!(args.contains(&"--sysroot=/cache/clang-19-sysroot-x".to_owned()));
         assert_eq!(
-            args[args.len() - 4..],
+            args[args.len() - 5..],
             [
                 "-o",
                 "out.wasm",
                 "main.cpp",
+                "/cache/clang-19-sysroot-x/wasmeval/rand.o",
                 "/cache/clang-19-sysroot-x/wasmeval/exceptions.o"
             ]
         );
@@ -420,7 +478,15 @@ mod tests {
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
-        assert_eq!(c[c.len() - 3..], ["-o", "out.wasm", "main.c"]);
+        assert_eq!(
+            c[c.len() - 4..],
+            [
+                "-o",
+                "out.wasm",
+                "main.c",
+                "/cache/clang-19-sysroot-x/wasmeval/rand.o"
+            ]
+        );
         assert!(!clang.read_paths().contains(&PathBuf::from("/usr/include")));
         assert!(clang
             .read_paths()
@@ -453,5 +519,32 @@ mod tests {
         assert_eq!(name, sysroot_name());
         assert!(STDCXX_H.contains("#include <iostream>"));
         assert!(EXCEPTIONS_C.contains("__cxa_throw"));
+        assert!(RAND_C.contains("srand"));
+    }
+
+    #[test]
+    fn the_sysroot_holds_every_header_and_support_source() {
+        let clang = ClangToolchain {
+            clang: "/usr/lib/llvm-19/bin/clang".into(),
+            llvm_dir: LLVM_DIR.into(),
+            resource_dir: "/usr/lib/llvm-19/lib/clang/19".into(),
+            sysroot: PathBuf::new(),
+        };
+        let files: Vec<String> = clang
+            .sysroot_layout()
+            .files
+            .iter()
+            .map(|(file, _)| file.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            files,
+            [
+                "wasmeval/include/bits/stdc++.h",
+                "wasmeval/include/boost/any.hpp",
+                "wasmeval/include/openssl/md5.h",
+                "wasmeval/rand.c",
+                "wasmeval/exceptions.c"
+            ]
+        );
     }
 }

@@ -118,7 +118,7 @@ impl Toolchains {
     /// applied fails here, before any untrusted source.
     ///
     /// Also looks for clang 19 (C, C++): when it is installed, runs `clang --version` confined and
-    /// prepares the project sysroot in `cache_dir` (compiling the exception stub once). A missing
+    /// prepares the project sysroot in `cache_dir` (compiling its support objects once). A missing
     /// or unusable clang is not an error here; compiling C or C++ then fails with the reason.
     ///
     /// The helper is this process's own executable: call from the `wasmeval` binary (tests and
@@ -385,7 +385,7 @@ impl Toolchains {
 
 /// Finds clang, runs `clang --version` confined, and makes sure the project sysroot exists in
 /// `cache_dir` (built in a temporary folder and renamed into place, so processes sharing the cache
-/// never see half of one). The exception stub is compiled, confined like any source, into it.
+/// never see half of one). The support objects are compiled, confined like any source, into it.
 fn detect_clang(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Result<Clang> {
     let mut toolchain = ClangToolchain::find()?;
     let cache_dir = cache_dir
@@ -430,11 +430,13 @@ fn detect_clang(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Resu
             .context("cannot resolve the new sysroot")?;
         clang::write_layout(&layout, &dir)?;
         toolchain.set_sysroot(dir.clone());
-        let object = scratch.path.join("exceptions.o");
-        run(&toolchain, toolchain.stub_args(&dir, &object))
-            .context("cannot compile the C++ exception stub")?;
-        std::fs::copy(&object, dir.join(clang::EXCEPTIONS_OBJECT))
-            .context("cannot store the C++ exception stub")?;
+        for support in &clang::SUPPORT {
+            let object = scratch.path.join("support.o");
+            run(&toolchain, toolchain.stub_args(support, &dir, &object))
+                .with_context(|| format!("cannot compile {}", support.source))?;
+            std::fs::copy(&object, dir.join(support.object))
+                .with_context(|| format!("cannot store {}", support.object))?;
+        }
         if let Err(error) = std::fs::rename(&dir, &sysroot) {
             // Another process may have finished first; a stale or broken one is replaced.
             if !clang::sysroot_is_complete(&layout, &sysroot) {
@@ -487,8 +489,8 @@ pub fn cache_key(rust_version: &str, source: &str) -> String {
 }
 
 /// The flags part of a C or C++ cache key: the language, the project sysroot's name (a digest of
-/// its layout, `<bits/stdc++.h>` and the exception stub) and clang's flags, with the sysroot as a
-/// placeholder so the key does not depend on where the cache folder is.
+/// its layout, wasmeval's headers and the support objects' sources) and clang's flags, with the
+/// sysroot as a placeholder so the key does not depend on where the cache folder is.
 pub fn clang_key_flags(language: Language) -> String {
     let mut parts = vec![language.to_string(), clang::sysroot_name()];
     parts.extend(clang::flags(language));

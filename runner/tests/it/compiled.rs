@@ -1,10 +1,11 @@
-//! Compiled assertion programs: each case is the candidate plus the case's `main`, judged by how
-//! it exits.
+//! Compiled programs: Rust assertion programs (each case is the candidate plus the case's `main`,
+//! judged by how it exits), and C and C++ programs using what wasmeval's sysroot adds to wasi-libc
+//! and libc++ (guests/cxx): `<boost/any.hpp>`, `<openssl/md5.h>` and glibc's `rand()`.
 
 use crate::support::{case_verdicts, fixture, results, run};
 
 #[test]
-fn rust_assertion_programs_are_judged_by_their_exit() {
+fn compiled_programs_are_judged_and_the_sysroot_additions_work() {
     let (tasks, samples) = fixture("compiled");
     let out = tempfile::tempdir().unwrap();
     run(
@@ -39,4 +40,21 @@ fn rust_assertion_programs_are_judged_by_their_exit() {
         .contains("panicked: index out of bounds"));
     assert_eq!(verdicts[4], ("timeout", vec!["timeout"; 2]));
     assert_eq!(results[4]["timeout_cause"], "fuel");
+
+    // HumanEval-X's CPP/22, CPP/137 and CPP/162 include boost and OpenSSL headers; CPP/32's test
+    // only terminates with glibc's rand() sequence.
+    assert_eq!(results[5]["task_id"], "cpp/boost-any");
+    assert_eq!(verdicts[5], ("passed", vec!["passed"]));
+    assert_eq!(verdicts[6], ("runtime_error", vec!["runtime_error"]));
+    assert_eq!(
+        results[6]["stderr"],
+        "terminate: exception thrown (exceptions cannot be caught in this sandbox): \
+         type N5boost12bad_any_castE\n"
+    );
+    assert_eq!(results[7]["task_id"], "cpp/md5");
+    assert_eq!(verdicts[7], ("passed", vec!["passed"; 5]));
+    assert_eq!(results[8]["task_id"], "c/rand");
+    assert_eq!(verdicts[8], ("passed", vec!["passed"]));
+    assert_eq!(results[9]["task_id"], "cpp/rand");
+    assert_eq!(verdicts[9], ("passed", vec!["passed"]));
 }
