@@ -56,6 +56,7 @@ Examples:
   wasmeval report out/demo --where 'topic=recursion|strings' --save-query q.json
   wasmeval report out/demo --where @q.json --by model --format csv > table.csv
   wasmeval report out/demo --bundle site/bundle.json        # for the static site
+  wasmeval report out/demo --site out/site                  # the static site + bundle, ready to host
 
 Queries: terms `field=value` joined by `;`, alternatives with `|`, ranges `min..max`.
 Fields: source (kind or name), topic, topics_all, year, cyclomatic, cognitive, loc,

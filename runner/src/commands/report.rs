@@ -46,7 +46,24 @@ pub struct ReportArgs {
     /// Also write the results bundle (tasks, results, metrics) for the static site.
     #[arg(long, value_name = "FILE")]
     pub bundle: Option<PathBuf>,
+    /// Also write a ready-to-host static site: the site's files and this report's bundle as
+    /// DIR/bundle.json, which the site opens on start.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// The built site (index.html, wasmeval_web.js, wasmeval_web_bg.wasm) that --site copies
+    /// [default: $WASMEVAL_SITE_ASSETS, else web/dist of this source tree].
+    #[arg(long, value_name = "DIR", requires = "site")]
+    pub site_assets: Option<PathBuf>,
 }
+
+/// Environment variable naming the built site's folder (see [`ReportArgs::site_assets`]).
+pub const SITE_ASSETS_ENV: &str = "WASMEVAL_SITE_ASSETS";
+
+/// Files a built site must have; `xtask site` writes them.
+const SITE_FILES: [&str; 3] = ["index.html", "wasmeval_web.js", "wasmeval_web_bg.wasm"];
+
+/// The name of the bundle the site opens on start, beside its index.html.
+pub const SITE_BUNDLE: &str = "bundle.json";
 
 /// How `wasmeval report` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -90,14 +107,85 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
         ReportFormat::Csv => report.table().to_csv(),
     };
-    if let Some(path) = &args.bundle {
-        let bundle = Bundle::new(tasks, results);
-        write_atomically(path, &serde_json::to_vec(&bundle)?)
-            .with_context(|| format!("cannot write the bundle {}", path.display()))?;
-        eprintln!("wasmeval: bundle written to {}", path.display());
+    if args.bundle.is_some() || args.site.is_some() {
+        // Check the site's files before the (possibly long) serialisation.
+        let assets = match &args.site {
+            Some(_) => Some(site_assets(args.site_assets.as_deref())?),
+            None => None,
+        };
+        let bundle = serde_json::to_vec(&Bundle::new(tasks, results))?;
+        if let Some(path) = &args.bundle {
+            write_atomically(path, &bundle)
+                .with_context(|| format!("cannot write the bundle {}", path.display()))?;
+            eprintln!("wasmeval: bundle written to {}", path.display());
+        }
+        if let (Some(dir), Some(assets)) = (&args.site, assets) {
+            write_site(&assets, dir, &bundle)?;
+            eprintln!(
+                "wasmeval: site written to {} (serve the folder over HTTP, e.g. `python3 -m http.server -d {}`)",
+                dir.display(),
+                dir.display()
+            );
+        }
     }
     // A closed pipe (`| head`) is not an error.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(())
+}
+
+/// The built site's folder: `--site-assets`, else [`SITE_ASSETS_ENV`], else `web/dist` of the
+/// source tree this binary was built from; an error names the folder and how to build it.
+fn site_assets(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = match (flag, std::env::var_os(SITE_ASSETS_ENV)) {
+        (Some(dir), _) => dir.to_owned(),
+        (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist"),
+    };
+    let missing: Vec<&str> = SITE_FILES
+        .into_iter()
+        .filter(|file| !dir.join(file).is_file())
+        .collect();
+    if !missing.is_empty() {
+        anyhow::bail!(
+            "the static site is not built: {} has no {} (build it with scripts/build-site, \
+             i.e. `cargo run --release -p xtask -- site`, or point --site-assets or {SITE_ASSETS_ENV} \
+             at a built site)",
+            dir.display(),
+            missing.join(", ")
+        );
+    }
+    Ok(dir)
+}
+
+/// Copies the built site from `assets` into `dir` and writes `bundle` as its `bundle.json`.
+fn write_site(assets: &Path, dir: &Path, bundle: &[u8]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    copy_tree(assets, dir)?;
+    let path = dir.join(SITE_BUNDLE);
+    write_atomically(&path, bundle)
+        .with_context(|| format!("cannot write the bundle {}", path.display()))
+}
+
+/// Copies every file under `from` into `to` (a built site's own bundle.json is left out).
+fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
+    let entries =
+        std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_name() == SITE_BUNDLE && from.join("index.html").is_file() {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)
+                .with_context(|| format!("cannot create {}", target.display()))?;
+            copy_tree(&source, &target)?;
+        } else {
+            std::fs::copy(&source, &target).with_context(|| {
+                format!("cannot copy {} to {}", source.display(), target.display())
+            })?;
+        }
+    }
     Ok(())
 }
 

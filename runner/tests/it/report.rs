@@ -192,3 +192,99 @@ fn bad_queries_and_bundles_are_bad_input() {
         "{stderr}"
     );
 }
+
+/// `report --site` with the fake built site of tests/fixtures/report/site-assets.
+fn site_report(dir: &Path, assets: Option<&Path>, env: Option<&Path>) -> Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"));
+    command
+        .arg("report")
+        .arg(repo().join("tests/fixtures/report"))
+        .arg("--site")
+        .arg(dir)
+        .env_remove("WASMEVAL_SITE_ASSETS");
+    if let Some(assets) = assets {
+        command.arg("--site-assets").arg(assets);
+    }
+    if let Some(env) = env {
+        command.env("WASMEVAL_SITE_ASSETS", env);
+    }
+    command.output().expect("wasmeval starts")
+}
+
+#[test]
+fn site_copies_the_built_site_and_writes_the_bundle() {
+    let assets = repo().join("tests/fixtures/report/site-assets");
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let output = site_report(&site, Some(&assets), None);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for file in [
+        "index.html",
+        "wasmeval_web.js",
+        "wasmeval_web_bg.wasm",
+        "style.css",
+        "snippets/fake-0/inline0.js",
+    ] {
+        assert_eq!(
+            std::fs::read(site.join(file)).unwrap(),
+            std::fs::read(assets.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // The site's bundle.json is this report's bundle, not the stale one of the assets folder.
+    let bundle = dir.path().join("bundle.json");
+    json(&fixture_report(&[
+        "--format",
+        "json",
+        "--bundle",
+        bundle.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        std::fs::read(site.join("bundle.json")).unwrap(),
+        std::fs::read(&bundle).unwrap()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("site written to"), "{stderr}");
+}
+
+#[test]
+fn site_assets_come_from_the_environment_variable() {
+    let assets = repo().join("tests/fixtures/report/site-assets");
+    let dir = tempfile::tempdir().unwrap();
+    let output = site_report(dir.path(), None, Some(&assets));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dir.path().join("wasmeval_web_bg.wasm").is_file());
+    let bundle: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("bundle.json")).unwrap()).unwrap();
+    assert_eq!(bundle["kind"], "wasmeval-bundle");
+}
+
+#[test]
+fn site_without_built_assets_names_the_folder_and_the_build_command() {
+    let empty = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let output = site_report(&site, Some(empty.path()), None);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the static site is not built: {} has no index.html, wasmeval_web.js, wasmeval_web_bg.wasm",
+            empty.path().display()
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("scripts/build-site"), "{stderr}");
+    assert!(
+        !site.exists(),
+        "nothing is written when the site is missing"
+    );
+}
