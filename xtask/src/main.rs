@@ -43,9 +43,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// The repository's root (xtask/ sits in it).
+/// The repository's root (xtask/ sits in it). `cargo run` passes CARGO_MANIFEST_DIR at run time;
+/// it wins over the compile-time value, which names the checkout the binary was built from (two
+/// checkouts sharing a CARGO_TARGET_DIR share one xtask binary).
 fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
         .parent()
         .expect("xtask/ sits in the workspace")
         .to_owned()

@@ -1,5 +1,6 @@
 // A static file server for the tests: serves folders under URL prefixes on 127.0.0.1 at an
-// ephemeral port, with the MIME types the site needs (application/wasm for streaming compilation).
+// ephemeral port (GET and HEAD, as static hosts answer), with the MIME types the site needs
+// (application/wasm for streaming compilation).
 
 import { createServer } from 'node:http';
 import { once } from 'node:events';
@@ -33,7 +34,7 @@ export async function serve(mounts) {
     let status = 404;
     let body = `not found: ${pathname}\n`;
     let type = 'text/plain; charset=utf-8';
-    if (prefix !== undefined && request.method === 'GET') {
+    if (prefix !== undefined && ['GET', 'HEAD'].includes(request.method)) {
       const root = path.resolve(mounts[prefix]);
       let file = path.resolve(root, '.' + path.posix.sep + pathname.slice(prefix.length));
       if (file === root || file.startsWith(root + path.sep)) {
@@ -47,9 +48,9 @@ export async function serve(mounts) {
         }
       }
     }
-    requests.push({ path: pathname, status });
+    requests.push({ method: request.method, path: pathname, status });
     response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-    response.end(body);
+    response.end(request.method === 'HEAD' ? undefined : body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

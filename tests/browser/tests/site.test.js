@@ -45,8 +45,25 @@ after(async () => {
 async function open(query = '') {
   const page = await newPage(browser.context);
   await page.goto(server.url + query);
-  await page.locator('[data-testid=app]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, '[data-testid=app]');
   return page;
+}
+
+/** Waits for `selector`; on a timeout, fails with what the page shows instead. */
+async function waitFor(page, selector) {
+  try {
+    await page.locator(selector).first().waitFor({ timeout: TIMEOUT });
+  } catch (error) {
+    if (!error.name?.includes('Timeout')) throw error;
+    const shown = await page.evaluate(() =>
+      ['status', 'error'].map((id) => document.querySelector(`[data-testid=${id}]`)?.innerText ?? '').join(' | '),
+    );
+    const requests = server.requests.map((r) => `${r.method} ${r.path} ${r.status}`).slice(-8);
+    assert.fail(
+      `no ${selector} after ${TIMEOUT} ms at ${page.url()}; status | error: ${shown}\n  ` +
+        [...page.problems, ...requests].join('\n  '),
+    );
+  }
 }
 
 /** Waits until the overview shows `expected` (see diffOverview); fails with every difference. */
@@ -79,7 +96,7 @@ async function applyQuery(page, query) {
 
 test('opens the bundle.json beside index.html and shows the overview of the command line', async () => {
   const page = await open();
-  await page.locator('table[data-testid=overview]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, 'table[data-testid=overview]');
   // Whatever grouping the app starts with, its numbers are the command line's for that grouping.
   const groupBy = await page.locator('select[data-testid=group-by]').inputValue();
   const by = groupBy === '' || groupBy === 'none' ? [] : [groupBy];
@@ -90,7 +107,7 @@ test('opens the bundle.json beside index.html and shows the overview of the comm
 
 test('?bundle= grouped by a facet and filtered by --where queries equals the command line', async () => {
   const page = await open('?bundle=bundle.json');
-  await page.locator('table[data-testid=overview]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, 'table[data-testid=overview]');
   const steps = [
     { by: 'model', where: '' },
     { by: 'model', where: 'topic=strings' },
@@ -135,9 +152,8 @@ test('a malformed bundle is refused with the path of the bad field', async () =>
     assert.ok(message.startsWith(`${field}: `), `${file}: the command line says ${message}`);
 
     const page = await open(`?bundle=fixtures/${file}`);
-    const error = page.locator('[data-testid=error]');
-    await error.waitFor({ timeout: TIMEOUT });
-    const text = await error.innerText();
+    await waitFor(page, '[data-testid=error]');
+    const text = await page.locator('[data-testid=error]').innerText();
     assert.ok(text.includes(message), `${file}: the error shown is\n${text}\nnot\n${message}`);
     assertNoUncaught(page);
     await page.close();
@@ -146,9 +162,8 @@ test('a malformed bundle is refused with the path of the bad field', async () =>
 
 test('a bundle that cannot be fetched is an error naming it', async () => {
   const page = await open('?bundle=no-such-bundle.json');
-  const error = page.locator('[data-testid=error]');
-  await error.waitFor({ timeout: TIMEOUT });
-  assert.match(await error.innerText(), /no-such-bundle\.json/);
+  await waitFor(page, '[data-testid=error]');
+  assert.match(await page.locator('[data-testid=error]').innerText(), /no-such-bundle\.json/);
   assertNoUncaught(page);
   await page.close();
 });
