@@ -6,7 +6,7 @@ use std::time::Instant;
 use wasmeval_core::facets::Facet;
 use wasmeval_core::metrics::ScoreOptions;
 use wasmeval_core::query::Query;
-use wasmeval_core::report::Report;
+use wasmeval_core::report::{Prepared, Report};
 use wasmeval_core::synthetic;
 
 fn main() {
@@ -20,6 +20,12 @@ fn main() {
         bundle.results.len(),
         bundle.tasks.len()
     );
+    let start = Instant::now();
+    let prepared = Prepared::new(&bundle.tasks, &bundle.results);
+    println!(
+        "{:8.1} ms  prepare (once per bundle)",
+        start.elapsed().as_secs_f64() * 1e3
+    );
     for (query, facets) in [
         ("", vec![Facet::Model]),
         ("topic=strings", vec![Facet::Model]),
@@ -31,7 +37,8 @@ fn main() {
     ] {
         let parsed = Query::parse(query).expect("valid query");
         let start = Instant::now();
-        let report = Report::with_options(
+        let report = Report::prepared(
+            &prepared,
             &bundle.tasks,
             &bundle.results,
             &parsed,

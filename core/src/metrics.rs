@@ -178,31 +178,84 @@ fn attempts_until_pass(samples: &[&SampleResult], k: u32) -> u32 {
 #[derive(Debug, Clone)]
 pub struct Unit<'a> {
     /// The task and the model.
-    pub key: (&'a TaskId, Option<&'a str>),
+    pub key: UnitKey<'a>,
     /// Its samples, in the order given.
     pub results: Vec<&'a SampleResult>,
+    /// What its samples' cases add up to (kept so that rescoring never reads cases again).
+    pub cases: CaseTotals,
 }
 
-/// Splits results into units, in (task, model) order so that every sum over units runs in the
-/// same order on every platform. Units are found by hashing: this is the hot loop of rescoring
-/// 100,000 results in the browser.
-pub fn units<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Vec<Unit<'a>> {
-    let mut unit_of: FastMap<(&TaskId, Option<&str>), usize> = FastMap::default();
-    let mut units: Vec<Unit<'a>> = Vec::with_capacity(1024);
-    for result in results {
-        let key = (&result.task_id, result.model.as_deref());
-        let next = units.len();
-        let unit = *unit_of.entry(key).or_insert(next);
-        if unit == next {
-            units.push(Unit {
-                key,
-                results: Vec::new(),
-            });
+/// Case counts of some samples, and the sum of their pass ratios in sample order.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CaseTotals {
+    /// Cases run; a sample without cases counts as one.
+    pub cases: u64,
+    /// Cases that did not pass.
+    pub failed: u64,
+    /// The sum of [`pass_ratio`] of each sample.
+    pub ratio_sum: f64,
+}
+
+impl CaseTotals {
+    /// The totals of `results`, summed in their order.
+    pub fn of<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Self {
+        let mut totals = CaseTotals::default();
+        for result in results {
+            if result.cases.is_empty() {
+                totals.cases += 1;
+                totals.failed += u64::from(result.verdict != Verdict::Passed);
+            } else {
+                totals.cases += result.cases.len() as u64;
+                totals.failed += result
+                    .cases
+                    .iter()
+                    .filter(|c| c.verdict != Verdict::Passed)
+                    .count() as u64;
+            }
+            totals.ratio_sum += pass_ratio(result);
         }
-        units[unit].results.push(result);
+        totals
     }
-    units.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-    units
+}
+
+/// The key of a unit: a task id and a model.
+pub type UnitKey<'a> = (&'a TaskId, Option<&'a str>);
+
+/// Splits results into units, in (task, model) order so that every sum over units runs in the
+/// same order on every platform.
+pub fn units<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Vec<Unit<'a>> {
+    group_by_unit(results.into_iter().map(|r| (unit_key(r), r)))
+        .into_iter()
+        .map(|(key, results)| Unit {
+            key,
+            cases: CaseTotals::of(results.iter().copied()),
+            results,
+        })
+        .collect()
+}
+
+/// The unit a result belongs to.
+pub fn unit_key(result: &SampleResult) -> UnitKey<'_> {
+    (&result.task_id, result.model.as_deref())
+}
+
+/// Groups items by unit key, groups in key order, items of a group in the order given. Keys are
+/// found by hashing: this is the hot loop of preparing 100,000 results in the browser.
+pub fn group_by_unit<'a, T>(
+    items: impl IntoIterator<Item = (UnitKey<'a>, T)>,
+) -> Vec<(UnitKey<'a>, Vec<T>)> {
+    let mut group_of: FastMap<UnitKey<'a>, usize> = FastMap::default();
+    let mut groups: Vec<(UnitKey<'a>, Vec<T>)> = Vec::with_capacity(1024);
+    for (key, item) in items {
+        let next = groups.len();
+        let group = *group_of.entry(key).or_insert(next);
+        if group == next {
+            groups.push((key, Vec::new()));
+        }
+        groups[group].1.push(item);
+    }
+    groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    groups
 }
 
 /// Scores a group of samples.
@@ -237,24 +290,12 @@ pub fn score_units<'u, 'a: 'u>(
             previous_task = Some(unit.key.0);
         }
         let mut unit_passed = 0u64;
-        let mut unit_ratio = 0.0;
+        cases += unit.cases.cases;
+        failed_cases += unit.cases.failed;
         for result in &unit.results {
             samples += 1;
-            let ok = result.verdict == Verdict::Passed;
-            unit_passed += u64::from(ok);
+            unit_passed += u64::from(result.verdict == Verdict::Passed);
             verdict_counts[result.verdict as usize] += 1;
-            if result.cases.is_empty() {
-                cases += 1;
-                failed_cases += u64::from(!ok);
-            } else {
-                cases += result.cases.len() as u64;
-                failed_cases += result
-                    .cases
-                    .iter()
-                    .filter(|c| c.verdict != Verdict::Passed)
-                    .count() as u64;
-            }
-            unit_ratio += pass_ratio(result);
             if let Some(grades) = &result.info.grades {
                 graded += 1;
                 epam_sum += epam_score(
@@ -268,7 +309,7 @@ pub fn score_units<'u, 'a: 'u>(
         passed += unit_passed;
         counts.push((unit.results.len() as u64, unit_passed));
         if !unit.results.is_empty() {
-            ratio_sum += unit_ratio / unit.results.len() as f64;
+            ratio_sum += unit.cases.ratio_sum / unit.results.len() as f64;
             ratio_units += 1;
         }
         attempts_sum += f64::from(attempts_until_pass(&unit.results, options.attempt_k));

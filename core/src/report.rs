@@ -8,7 +8,9 @@ use crate::code_metrics::CodeMetrics;
 use crate::comparison::Comparison;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
 use crate::fast_hash::FastMap;
-use crate::metrics::{score_units, units, Metrics, ScoreOptions, Unit};
+use crate::metrics::{
+    group_by_unit, score_units, unit_key, CaseTotals, Metrics, ScoreOptions, Unit,
+};
 use crate::query::Query;
 use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
@@ -85,35 +87,55 @@ impl Report {
         facets: &[Facet],
         options: &ScoreOptions,
     ) -> Self {
-        let by_id: FastMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
-        let mut results_without_task = 0;
-        let selected: Vec<(&Task, &SampleResult)> = results
+        let prepared = Prepared::new(tasks, results);
+        Self::prepared(&prepared, tasks, results, query, facets, options)
+    }
+
+    /// [`Report::with_options`] over results already arranged in units by [`Prepared::new`]
+    /// (from the same `tasks` and `results`): what the site does on every change of selection,
+    /// so that rescoring never hashes a result again.
+    pub fn prepared(
+        prepared: &Prepared,
+        tasks: &[Task],
+        results: &[SampleResult],
+        query: &Query,
+        facets: &[Facet],
+        options: &ScoreOptions,
+    ) -> Self {
+        // Whether a sample is selected depends only on its task and model: decide per unit.
+        let (unit_tasks, units): (Vec<&Task>, Vec<Unit>) = prepared
+            .units
             .iter()
-            .filter_map(|r| match by_id.get(&r.task_id) {
-                Some(task) => Some((*task, r)),
-                None => {
-                    results_without_task += 1;
-                    None
-                }
+            .filter_map(|unit| {
+                let task = &tasks[unit.task as usize];
+                let model = results[unit.results[0] as usize].model.as_deref();
+                query.matches_sample(task, model).then(|| {
+                    let results = unit.results.iter().map(|&i| &results[i as usize]);
+                    (
+                        task,
+                        Unit {
+                            key: (&task.id, model),
+                            results: results.collect(),
+                            cases: unit.cases,
+                        },
+                    )
+                })
             })
-            .filter(|(task, r)| query.matches_sample(task, r.model.as_deref()))
-            .collect();
+            .unzip();
+        let selected = || units.iter().flat_map(|u| u.results.iter().copied());
         let options = ScoreOptions {
-            max_rate: crate::metrics::max_rate(selected.iter().map(|(_, r)| *r)),
+            max_rate: crate::metrics::max_rate(selected()),
             ..options.clone()
         };
 
-        // Facets depend only on the task and the model, so a unit (the samples of one task by
-        // one model) falls whole into its groups: group units, not samples. Units come sorted,
-        // and each group keeps them in that order, so every sum runs in a fixed order.
-        let units = units(selected.iter().map(|(_, r)| *r));
+        // Facets depend only on the task and the model too, so a unit falls whole into its
+        // groups: group units, not samples. Units come sorted, and each group keeps them in
+        // that order, so every sum runs in a fixed order.
         let mut group_of: FastMap<Vec<GroupKey>, usize> = FastMap::default();
         let mut groups: Vec<(Vec<GroupKey>, Vec<&Unit>)> = Vec::new();
         if !facets.is_empty() {
-            for unit in &units {
-                let (task_id, model) = unit.key;
-                let task = by_id[task_id];
-                for keys in key_product(facets, task, model) {
+            for (unit, task) in units.iter().zip(&unit_tasks) {
+                for keys in key_product(facets, task, unit.key.1) {
                     let number = match group_of.get(&keys) {
                         Some(&number) => number,
                         None => {
@@ -128,8 +150,10 @@ impl Report {
         }
         groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let selected_tasks: Vec<&Task> = tasks.iter().filter(|t| query.matches_task(t)).collect();
-        let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics, bool)> = selected
+        let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics, bool)> = units
             .iter()
+            .zip(&unit_tasks)
+            .flat_map(|(unit, task)| unit.results.iter().map(move |r| (*task, *r)))
             .filter_map(|(task, result)| {
                 let generated = result.code_metrics.as_ref()?;
                 let reference = task
@@ -163,7 +187,7 @@ impl Report {
                 })
                 .collect(),
             comparison: (!pairs.is_empty()).then(|| Comparison::new(&pairs)),
-            results_without_task,
+            results_without_task: prepared.results_without_task,
         }
     }
 
@@ -222,6 +246,54 @@ impl Report {
         .into_iter()
         .unzip();
         (Table { headers, rows }, values)
+    }
+}
+
+/// Results arranged once for any number of reports: joined with their tasks and split into
+/// units (one task, one model) in (task id, model) order, as indices. Preparing hashes every
+/// result's task id and model; a [`Report::prepared`] afterwards only walks the units.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Prepared {
+    units: Vec<PreparedUnit>,
+    results_without_task: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct PreparedUnit {
+    /// Index of the task in `tasks`.
+    task: u32,
+    /// Indices of its results in `results`, in their order there; never empty.
+    results: Vec<u32>,
+    /// Its results' case totals.
+    cases: CaseTotals,
+}
+
+impl Prepared {
+    /// Arranges `results` against `tasks`; results whose task is missing are counted, not kept.
+    /// Indices are `u32`: a bundle holds fewer than 2^32 results (the site runs on 32-bit wasm).
+    pub fn new(tasks: &[Task], results: &[SampleResult]) -> Self {
+        let by_id: FastMap<&TaskId, u32> = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (&t.id, i as u32))
+            .collect();
+        let known = results.iter().enumerate().filter_map(|(i, r)| {
+            let task = *by_id.get(&r.task_id)?;
+            Some((unit_key(r), (task, i as u32)))
+        });
+        let units: Vec<PreparedUnit> = group_by_unit(known)
+            .into_iter()
+            .map(|(_, members)| PreparedUnit {
+                task: members[0].0,
+                cases: CaseTotals::of(members.iter().map(|&(_, i)| &results[i as usize])),
+                results: members.iter().map(|&(_, i)| i).collect(),
+            })
+            .collect();
+        let kept: usize = units.iter().map(|u| u.results.len()).sum();
+        Prepared {
+            units,
+            results_without_task: (results.len() - kept) as u64,
+        }
     }
 }
 

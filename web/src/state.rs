@@ -9,7 +9,7 @@ use std::rc::Rc;
 use wasmeval_core::facets::Facet;
 use wasmeval_core::metrics::ScoreOptions;
 use wasmeval_core::query::Query;
-use wasmeval_core::report::{Bundle, Report};
+use wasmeval_core::report::{Bundle, Prepared, Report};
 
 /// A loaded bundle with the values its filters offer.
 #[derive(Debug, PartialEq)]
@@ -20,6 +20,8 @@ pub struct Dataset {
     pub bundle: Bundle,
     /// Distinct values of each filterable field, sorted.
     pub choices: Choices,
+    /// The results arranged in units once, so that each change of selection only rescores.
+    pub prepared: Prepared,
 }
 
 /// Distinct values a filter can take in a dataset.
@@ -76,10 +78,12 @@ impl Dataset {
             languages: languages.into_iter().collect(),
             difficulties: difficulties.into_iter().collect(),
         };
+        let prepared = Prepared::new(&bundle.tasks, &bundle.results);
         Dataset {
             source,
             bundle,
             choices,
+            prepared,
         }
     }
 }
@@ -300,7 +304,8 @@ impl State {
 /// The report the site shows for a selection and grouping: the command line's defaults
 /// (`wasmeval report --where Q --by F`), so the two always agree.
 pub fn report(data: &Dataset, query: &Query, facets: &[Facet]) -> Report {
-    Report::with_options(
+    Report::prepared(
+        &data.prepared,
         &data.bundle.tasks,
         &data.bundle.results,
         query,
