@@ -32,6 +32,11 @@ pub fn overview() -> Html {
     html! {
         <>
             <h2>{ format!("{} tasks, {} samples selected", report.tasks, report.overall.samples) }</h2>
+            if report.overall.samples == 0 {
+                <p class="hint" data-testid="empty">
+                    { "No sample matches this selection: loosen the query or the menus above." }
+                </p>
+            }
             if report.results_without_task > 0 {
                 <p class="warning">{ format!("{} results name a task the bundle does not have; they are not scored.", report.results_without_task) }</p>
             }
