@@ -25,6 +25,9 @@ pub struct RunManifest {
     pub samples_sha256: String,
     /// SHA-256 of the Python runtime module.
     pub runtime_sha256: String,
+    /// SHA-256 of the JavaScript runtime module, when the tasks need it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js_runtime_sha256: Option<String>,
     /// The limits, as given.
     pub limits: crate::sandbox::Limits,
 }

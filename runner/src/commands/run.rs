@@ -152,6 +152,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         runtime_sha256: python
             .as_ref()
             .map_or_else(|| "none".to_owned(), |p| p.sha256().to_owned()),
+        js_runtime_sha256: javascript.as_ref().map(|js| js.sha256().to_owned()),
         limits,
     };
     let evaluator = Evaluator {
