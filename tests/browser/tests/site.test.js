@@ -11,13 +11,12 @@ import { mkdtemp, mkdir, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
-import { launch, newPage } from '../lib/browser.js';
-import { REPO, wasmeval, expectedOverview, readOverview, diffOverview } from '../lib/report.js';
+import { launch } from '../lib/browser.js';
+import { open as openPage, waitFor, waitForOverview, assertNoUncaught, TIMEOUT } from '../lib/page.js';
+import { REPO, wasmeval, expectedOverview } from '../lib/report.js';
 
 const FIXTURES = path.join(REPO, 'tests/browser/fixtures');
 const SCREENSHOTS = path.join(REPO, 'out/browser');
-/** How long the app may take to show what a step asks for. */
-const TIMEOUT = 30_000;
 
 let site;
 let bundle;
@@ -42,50 +41,7 @@ after(async () => {
 });
 
 /** Opens the site at `query` (e.g. `?bundle=bundle.json`) and waits for the app to start. */
-async function open(query = '') {
-  const page = await newPage(browser.context);
-  await page.goto(server.url + query);
-  await waitFor(page, '[data-testid=app]');
-  return page;
-}
-
-/** Waits for `selector`; on a timeout, fails with what the page shows instead. */
-async function waitFor(page, selector) {
-  try {
-    await page.locator(selector).first().waitFor({ timeout: TIMEOUT });
-  } catch (error) {
-    if (!error.name?.includes('Timeout')) throw error;
-    const shown = await page.evaluate(() =>
-      ['status', 'error'].map((id) => document.querySelector(`[data-testid=${id}]`)?.innerText ?? '').join(' | '),
-    );
-    const requests = server.requests.map((r) => `${r.method} ${r.path} ${r.status}`).slice(-8);
-    assert.fail(
-      `no ${selector} after ${TIMEOUT} ms at ${page.url()}; status | error: ${shown}\n  ` +
-        [...page.problems, ...requests].join('\n  '),
-    );
-  }
-}
-
-/** Waits until the overview shows `expected` (see diffOverview); fails with every difference. */
-async function waitForOverview(page, expected, what) {
-  const want = { rows: expected.rows, overall: expected.overall };
-  const predicate = `(${diffOverview})((${readOverview})(), ${JSON.stringify(want)}).length === 0`;
-  try {
-    await page.waitForFunction(predicate, null, { timeout: TIMEOUT });
-  } catch (error) {
-    if (!error.name?.includes('Timeout')) throw error;
-    const problems = diffOverview(await page.evaluate(readOverview), want);
-    assert.fail(
-      `${what}: the overview does not show the command line's numbers after ${TIMEOUT} ms:\n  ` +
-        [...problems, ...page.problems].join('\n  '),
-    );
-  }
-}
-
-function assertNoUncaught(page) {
-  const uncaught = page.problems.filter((p) => p.startsWith('uncaught'));
-  assert.deepEqual(uncaught, [], 'the page threw');
-}
+const open = (query = '') => openPage(browser, server, query);
 
 /** Types a `--where` query into the filter and applies it with Enter. */
 async function applyQuery(page, query) {

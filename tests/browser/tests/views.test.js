@@ -9,10 +9,10 @@ import { copyFile, mkdtemp, rm, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
-import { launch, newPage } from '../lib/browser.js';
-import { REPO, wasmeval, expectedOverview, readOverview, diffOverview } from '../lib/report.js';
+import { launch } from '../lib/browser.js';
+import { open as openPage, waitFor, waitForOverview, assertNoUncaught, TIMEOUT } from '../lib/page.js';
+import { REPO, wasmeval, expectedOverview } from '../lib/report.js';
 
-const TIMEOUT = 30_000;
 const RESULTS = path.join(REPO, 'tests/fixtures/report');
 
 let withBundle; // a site folder with bundle.json beside index.html
@@ -43,38 +43,17 @@ after(async () => {
   }
 });
 
-async function open(url) {
-  const page = await newPage(browser.context);
-  await page.goto(server.url + url);
-  await page.locator('[data-testid=app]').waitFor({ timeout: TIMEOUT });
-  return page;
-}
-
-async function expectOverview(page, expected, what) {
-  const want = { rows: expected.rows, overall: expected.overall };
-  const predicate = `(${diffOverview})((${readOverview})(), ${JSON.stringify(want)}).length === 0`;
-  try {
-    await page.waitForFunction(predicate, null, { timeout: TIMEOUT });
-  } catch (error) {
-    if (!error.name?.includes('Timeout')) throw error;
-    const problems = diffOverview(await page.evaluate(readOverview), want);
-    assert.fail(`${what}:\n  ${[...problems, ...page.problems].join('\n  ')}`);
-  }
-}
-
-function assertNoUncaught(page) {
-  assert.deepEqual(page.problems.filter((p) => p.startsWith('uncaught')), [], 'the page threw');
-}
+const open = (url) => openPage(browser, server, url);
 
 test('without a bundle beside it the landing page opens the demo and picked files', async () => {
   const page = await open('landing/');
-  await page.locator('[data-testid=drop-zone]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, '[data-testid=drop-zone]');
   await page.click('[data-testid=open-demo]');
-  await expectOverview(page, expectedOverview(bundle, { by: ['model'] }), 'the demo');
+  await waitForOverview(page, expectedOverview(bundle, { by: ['model'] }), 'the demo');
 
   const picked = await open('landing/');
   await picked.locator('[data-testid=file-input]').setInputFiles(bundle);
-  await expectOverview(picked, expectedOverview(bundle, { by: ['model'] }), 'a picked file');
+  await waitForOverview(picked, expectedOverview(bundle, { by: ['model'] }), 'a picked file');
   assertNoUncaught(page);
   assertNoUncaught(picked);
   await page.close();
@@ -83,10 +62,10 @@ test('without a bundle beside it the landing page opens the demo and picked file
 
 test('a filter menu writes its term into the query, and the numbers follow', async () => {
   const page = await open('?bundle=bundle.json');
-  await page.locator('table[data-testid=overview]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, 'table[data-testid=overview]');
   await page.locator('select[data-testid=filter-topic]').selectOption('strings');
   assert.equal(await page.locator('input[data-testid=query]').inputValue(), 'topic=strings');
-  await expectOverview(
+  await waitForOverview(
     page,
     expectedOverview(bundle, { by: ['model'], where: ['topic=strings'] }),
     'topic menu',
@@ -95,8 +74,8 @@ test('a filter menu writes its term into the query, and the numbers follow', asy
   // A query that does not parse is shown as an error and keeps the selection in force.
   await page.locator('input[data-testid=query]').fill('year=abc');
   await page.locator('input[data-testid=query]').press('Enter');
-  await page.locator('[data-testid=query-error]').waitFor({ timeout: TIMEOUT });
-  await expectOverview(
+  await waitFor(page, '[data-testid=query-error]');
+  await waitForOverview(
     page,
     expectedOverview(bundle, { by: ['model'], where: ['topic=strings'] }),
     'after a bad query',
@@ -107,11 +86,11 @@ test('a filter menu writes its term into the query, and the numbers follow', asy
 
 test('every view renders, a sample opens in detail, and chart bars take keyboard focus', async () => {
   const page = await open('?bundle=bundle.json');
-  await page.locator('table[data-testid=overview]').waitFor({ timeout: TIMEOUT });
+  await waitFor(page, 'table[data-testid=overview]');
 
   await page.click('[data-testid=view-explorer]');
-  await page.locator('[data-testid=distribution-topic] svg rect.bar').first().waitFor({ timeout: TIMEOUT });
-  await page.locator('table[data-testid=tasks] tbody tr').first().waitFor({ timeout: TIMEOUT });
+  await waitFor(page, '[data-testid=distribution-topic] svg rect.bar');
+  await waitFor(page, 'table[data-testid=tasks] tbody tr');
 
   await page.click('[data-testid=view-performance]');
   // A bar of value 0 has no height, so take one that shows.
@@ -122,15 +101,15 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
   assert.match(await focusText.innerText(), /: \d/, 'a focused bar reads out its value');
 
   await page.click('[data-testid=view-compare]');
-  await page.locator('table[data-testid=compare-metrics] tbody tr').first().waitFor({ timeout: TIMEOUT });
-  await page.locator('table[data-testid=compare-tasks] tbody tr').first().waitFor({ timeout: TIMEOUT });
+  await waitFor(page, 'table[data-testid=compare-metrics] tbody tr');
+  await waitFor(page, 'table[data-testid=compare-tasks] tbody tr');
 
   await page.click('[data-testid=view-samples]');
   const first = page.locator('table[data-testid=samples] button').first();
   await first.waitFor({ timeout: TIMEOUT });
   await first.click();
-  await page.locator('[data-testid=sample-detail]').waitFor({ timeout: TIMEOUT });
-  await page.locator('table[data-testid=cases] tbody tr').first().waitFor({ timeout: TIMEOUT });
+  await waitFor(page, '[data-testid=sample-detail]');
+  await waitFor(page, 'table[data-testid=cases] tbody tr');
   assertNoUncaught(page);
   await page.close();
 });

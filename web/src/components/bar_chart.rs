@@ -114,3 +114,38 @@ fn shorten(label: &str) -> String {
         label.to_owned()
     }
 }
+
+/// What [`RatePicker`] offers.
+#[derive(Properties, PartialEq)]
+pub struct RatePickerProps {
+    /// The label before the menu.
+    pub label: AttrValue,
+    /// The chosen entry of [`crate::charts::RATES`].
+    pub rate: UseStateHandle<usize>,
+    /// `data-testid` of the menu.
+    pub testid: AttrValue,
+}
+
+/// A menu of the rates a chart can show ([`crate::charts::RATES`]).
+#[function_component(RatePicker)]
+pub fn rate_picker(props: &RatePickerProps) -> Html {
+    let onchange = {
+        let rate = props.rate.clone();
+        Callback::from(move |e: Event| {
+            let i = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            rate.set(i.parse().unwrap_or(0))
+        })
+    };
+    html! {
+        <label class="filter">
+            <span>{ &props.label }</span>
+            <select {onchange} data-testid={props.testid.clone()}>
+                { for crate::charts::RATES.iter().enumerate().map(|(i, (n, _))| html! {
+                    <option value={i.to_string()} selected={i == *props.rate}>{ *n }</option>
+                }) }
+            </select>
+        </label>
+    }
+}

@@ -1,13 +1,12 @@
 //! Overview: every metric of the selection per group (the command line's `wasmeval report`
 //! table, with the same digits), a chart of one rate per group, and the verdicts.
 
-use super::bar_chart::BarChart;
+use super::bar_chart::{BarChart, RatePicker};
 use super::data_table::DataTable;
 use super::use_store;
 use crate::charts::{series_from_groups, RATES};
 use wasmeval_core::report::Table;
 use wasmeval_core::Verdict;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// The overview page.
@@ -21,13 +20,6 @@ pub fn overview() -> Html {
     let (table, values) = report.table_with_values();
     let json = serde_json::to_string_pretty(&*report).unwrap_or_default();
     let (name, rate_fn) = RATES[*rate];
-    let on_rate = {
-        let rate = rate.clone();
-        Callback::from(move |e: Event| {
-            let i = e.target_unchecked_into::<HtmlSelectElement>().value();
-            rate.set(i.parse().unwrap_or(0))
-        })
-    };
     let verdicts = verdict_table(&report);
     html! {
         <>
@@ -44,14 +36,7 @@ pub fn overview() -> Html {
                 name="overview" json={Some(AttrValue::from(json))}
                 caption={Some(AttrValue::from("Every metric per group (pass@k only where every unit has k samples)"))} />
             if !report.groups.is_empty() {
-                <label class="filter">
-                    <span>{ "Chart" }</span>
-                    <select onchange={on_rate} data-testid="overview-rate">
-                        { for RATES.iter().enumerate().map(|(i, (n, _))| html! {
-                            <option value={i.to_string()} selected={i == *rate}>{ *n }</option>
-                        }) }
-                    </select>
-                </label>
+                <RatePicker label="Chart" rate={rate.clone()} testid="overview-rate" />
                 <BarChart series={series_from_groups(&report.groups, name, rate_fn)}
                     title={format!("{name} by {}", report.facets.join(" and "))}
                     y_label={name} y_max={Some(1.0)} testid={Some(AttrValue::from("overview-chart"))} />

@@ -1,13 +1,12 @@
 //! Performance by scenario (ScenEval's Figs. 10 to 12): one rate of each model per topic, per
 //! bucket of cyclomatic and of cognitive complexity, and per year, over the current selection.
 
-use super::bar_chart::BarChart;
+use super::bar_chart::{BarChart, RatePicker};
 use super::data_table::DataTable;
 use super::use_store;
 use crate::charts::{series_from_groups, RATES};
 use crate::state::report;
 use wasmeval_core::facets::{ComplexityMetric, Facet};
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// The facets charted, each against the model.
@@ -27,23 +26,9 @@ pub fn performance() -> Html {
         return html! {};
     };
     let (name, rate_fn) = RATES[*rate];
-    let on_rate = {
-        let rate = rate.clone();
-        Callback::from(move |e: Event| {
-            let i = e.target_unchecked_into::<HtmlSelectElement>().value();
-            rate.set(i.parse().unwrap_or(0))
-        })
-    };
     html! {
         <>
-            <label class="filter">
-                <span>{ "Rate" }</span>
-                <select onchange={on_rate} data-testid="performance-rate">
-                    { for RATES.iter().enumerate().map(|(i, (n, _))| html! {
-                        <option value={i.to_string()} selected={i == *rate}>{ *n }</option>
-                    }) }
-                </select>
-            </label>
+            <RatePicker label="Rate" rate={rate.clone()} testid="performance-rate" />
             { for FACETS.iter().map(|&facet| {
                 let by_facet = report(&data, &store.query, &[facet, Facet::Model]);
                 let (table, values) = by_facet.table_with_values();
