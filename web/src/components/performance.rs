@@ -22,15 +22,22 @@ const FACETS: [Facet; 4] = [
 pub fn performance() -> Html {
     let store = use_store();
     let rate = use_state(|| 0usize);
-    let Some(data) = store.data.clone() else {
-        return html! {};
-    };
+    // Rescored only when the data or the selection changes, not when another rate is charted.
+    let reports = use_memo(
+        (store.data.clone(), store.query.clone()),
+        |(data, query)| match data {
+            Some(data) => FACETS
+                .iter()
+                .map(|&facet| (facet, report(data, query, &[facet, Facet::Model])))
+                .collect(),
+            None => Vec::new(),
+        },
+    );
     let (name, rate_fn) = RATES[*rate];
     html! {
         <>
             <RatePicker label="Rate" rate={rate.clone()} testid="performance-rate" />
-            { for FACETS.iter().map(|&facet| {
-                let by_facet = report(&data, &store.query, &[facet, Facet::Model]);
+            { for reports.iter().map(|(facet, by_facet)| {
                 let (table, values) = by_facet.table_with_values();
                 let slug = facet.to_string().replace(':', "-");
                 html! {
