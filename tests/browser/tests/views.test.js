@@ -1,11 +1,11 @@
 // The site's other ways in and its views, in headless Chromium: the landing page (demo button,
-// file picker), a filter menu that edits the query (numbers still equal the command line's),
+// dropped file, file picker), a filter menu that edits the query (numbers still equal the command line's),
 // every view rendering without an uncaught error, a sample's drill-down, and a chart bar reached
 // with the keyboard.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
@@ -45,11 +45,24 @@ after(async () => {
 
 const open = (url) => openPage(browser, server, url);
 
-test('without a bundle beside it the landing page opens the demo and picked files', async () => {
+test('without a bundle beside it the landing page opens the demo, dropped and picked files', async () => {
   const page = await open('landing/');
   await waitFor(page, '[data-testid=drop-zone]');
   await page.click('[data-testid=open-demo]');
   await waitForOverview(page, expectedOverview(bundle, { by: ['model'] }), 'the demo');
+
+  // A file dropped on the landing page (a DataTransfer built in the page, as a drag would carry).
+  const dropped = await open('landing/');
+  const text = await readFile(bundle, 'utf8');
+  const transfer = await dropped.evaluateHandle((json) => {
+    const data = new DataTransfer();
+    data.items.add(new File([json], 'dropped.json', { type: 'application/json' }));
+    return data;
+  }, text);
+  await dropped.locator('[data-testid=drop-zone]').dispatchEvent('drop', { dataTransfer: transfer });
+  await waitForOverview(dropped, expectedOverview(bundle, { by: ['model'] }), 'a dropped file');
+  assertNoUncaught(dropped);
+  await dropped.close();
 
   const picked = await open('landing/');
   await picked.locator('[data-testid=file-input]').setInputFiles(bundle);
