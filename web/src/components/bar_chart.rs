@@ -27,9 +27,17 @@ pub struct BarChartProps {
 pub fn bar_chart(props: &BarChartProps) -> Html {
     let focused = use_state(|| None::<usize>);
     let series = &props.series;
+    // Room below the axis for the longest label, rotated 35 degrees (about 6 px a character).
+    let longest = series
+        .categories
+        .iter()
+        .map(|c| shorten(c).chars().count())
+        .max()
+        .unwrap_or(0);
     let frame = Frame {
         width: (series.categories.len() as f64 * 24.0 * series.names.len().max(1) as f64)
             .clamp(360.0, 960.0),
+        bottom: 24.0 + longest as f64 * 6.0 * 0.57,
         ..Frame::default()
     };
     let layout = bar_layout(series, frame, props.y_max);
