@@ -24,7 +24,6 @@ use crate::sandbox::output::Output;
 use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Preopen, Sandbox};
 use anyhow::Context;
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use wasmeval_core::compare::compare_values;
 use wasmeval_core::{CaseResult, Sample, SampleResult, Task, TestSuite, TimeoutCause, Verdict};
@@ -52,24 +51,14 @@ type Judged = (Verdict, Option<TimeoutCause>, Option<String>);
 impl JsRuntime {
     /// Loads the runtime in `dir`, compiling its module once and caching it in `cache_dir`.
     pub fn load(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<Self> {
-        let manifest_path = dir.join("runtime.json");
-        let text = std::fs::read_to_string(&manifest_path).with_context(|| {
-            format!(
-                "no JavaScript runtime at {} (run scripts/setup or scripts/install-js-runtime)",
-                dir.display()
-            )
-        })?;
-        let manifest: Manifest = serde_json::from_str(&text)
-            .with_context(|| format!("{}: malformed", manifest_path.display()))?;
-        let module_path = dir.join(&manifest.module);
-        let wasm = std::fs::read(&module_path)
-            .with_context(|| format!("cannot read {}", module_path.display()))?;
-        let sha256 = Sha256::digest(&wasm)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let module = cache::load_module(sandbox.engine(), &wasm, cache_dir)
-            .with_context(|| format!("cannot load {}", module_path.display()))?;
+        let installed = cache::load_installed(
+            sandbox.engine(),
+            dir,
+            cache_dir,
+            "JavaScript runtime (run scripts/setup or scripts/install-js-runtime)",
+            |m: &Manifest| &m.module,
+        )?;
+        let (module, sha256) = (installed.module, installed.sha256);
         Ok(JsRuntime { module, sha256 })
     }
 

@@ -2,9 +2,7 @@
 //! described by the `runtime.json` beside it.
 
 use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
-use anyhow::Context;
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use wasmtime::Module;
 
@@ -43,24 +41,14 @@ pub struct PythonRuntime {
 impl PythonRuntime {
     /// Loads the runtime in `dir`, compiling its module once and caching it in `cache_dir`.
     pub fn load(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<Self> {
-        let manifest_path = dir.join("runtime.json");
-        let text = std::fs::read_to_string(&manifest_path).with_context(|| {
-            format!(
-                "no Python runtime at {} (run scripts/setup, or pass --runtime)",
-                dir.display()
-            )
-        })?;
-        let manifest: Manifest = serde_json::from_str(&text)
-            .with_context(|| format!("{}: malformed", manifest_path.display()))?;
-        let module_path = dir.join(&manifest.module);
-        let wasm = std::fs::read(&module_path)
-            .with_context(|| format!("cannot read {}", module_path.display()))?;
-        let sha256 = Sha256::digest(&wasm)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let module = cache::load_module(sandbox.engine(), &wasm, cache_dir)
-            .with_context(|| format!("cannot load {}", module_path.display()))?;
+        let installed = cache::load_installed(
+            sandbox.engine(),
+            dir,
+            cache_dir,
+            "Python runtime (run scripts/setup, or pass --runtime)",
+            |m: &Manifest| &m.module,
+        )?;
+        let (manifest, module, sha256) = (installed.manifest, installed.module, installed.sha256);
         let preopens = manifest
             .preopens
             .iter()

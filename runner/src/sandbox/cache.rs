@@ -9,6 +9,48 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use wasmtime::{Engine, Module};
 
+/// An interpreter guest installed by a script (scripts/install-python-runtime,
+/// install-js-runtime): its `runtime.json` read as `M`, its module compiled once and cached, and
+/// the module's SHA-256 (hex) for run manifests.
+pub struct InstalledRuntime<M> {
+    /// The parsed `runtime.json`.
+    pub manifest: M,
+    /// The guest module, compiled for the engine.
+    pub module: Module,
+    /// SHA-256 of the module file, hex.
+    pub sha256: String,
+}
+
+/// Loads the runtime installed in `dir`: `runtime.json` as `M`, then the module `module_of` names
+/// (relative to `dir`). `missing` says what to run when there is no runtime.
+pub fn load_installed<M: serde::de::DeserializeOwned>(
+    engine: &Engine,
+    dir: &Path,
+    cache_dir: &Path,
+    missing: &str,
+    module_of: impl Fn(&M) -> &Path,
+) -> anyhow::Result<InstalledRuntime<M>> {
+    let manifest_path = dir.join("runtime.json");
+    let text = std::fs::read_to_string(&manifest_path)
+        .with_context(|| format!("no {missing} at {}", dir.display()))?;
+    let manifest: M = serde_json::from_str(&text)
+        .with_context(|| format!("{}: malformed", manifest_path.display()))?;
+    let module_path = dir.join(module_of(&manifest));
+    let wasm = std::fs::read(&module_path)
+        .with_context(|| format!("cannot read {}", module_path.display()))?;
+    let sha256 = Sha256::digest(&wasm)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let module = load_module(engine, &wasm, cache_dir)
+        .with_context(|| format!("cannot load {}", module_path.display()))?;
+    Ok(InstalledRuntime {
+        manifest,
+        module,
+        sha256,
+    })
+}
+
 /// Loads `wasm` compiled for `engine`, from the cache in `dir` when it is there, else compiling it
 /// (for a large interpreter this takes a minute or two, once) and storing it.
 pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<Module> {
