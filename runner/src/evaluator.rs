@@ -7,7 +7,7 @@ use crate::analysis;
 use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
 use crate::javascript::JsRuntime;
 use crate::python::PythonRuntime;
-use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Sandbox};
+use crate::sandbox::{cache, temp_folder, Entry, Execution, Folder, Invocation, Limits, Sandbox};
 use crate::toolchain::{CompileLimits, Compiled, Toolchains};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -74,8 +74,8 @@ impl Evaluator<'_> {
             None
         };
         if has_io_suites(task) {
-            let job = tempfile::Builder::new().prefix("wasmeval-job-").tempdir()?;
-            let scratch = tempfile::Builder::new().prefix("wasmeval-tmp-").tempdir()?;
+            let job = temp_folder(Folder::Job)?;
+            let scratch = temp_folder(Folder::Scratch)?;
             std::fs::write(job.path().join("program.py"), sample.program(task))?;
             let program = Program {
                 module: &python.module,
@@ -166,7 +166,7 @@ impl Evaluator<'_> {
         &self,
         module: &'m wasmtime::Module,
     ) -> anyhow::Result<(Program<'m>, tempfile::TempDir)> {
-        let scratch = tempfile::Builder::new().prefix("wasmeval-tmp-").tempdir()?;
+        let scratch = temp_folder(Folder::Scratch)?;
         let program = Program {
             module,
             entry: Entry::Command,

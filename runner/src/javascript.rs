@@ -21,8 +21,9 @@
 use crate::io_tests::{abnormal_end, excerpt, has_io_suites, run_io_suites, IoRun, Program};
 use crate::python::canonical;
 use crate::sandbox::output::Output;
-use crate::sandbox::{cache, Entry, Execution, Invocation, Limits, Preopen, Sandbox};
-use anyhow::Context;
+use crate::sandbox::{
+    cache, temp_folder, Entry, Execution, Folder, Invocation, Limits, Preopen, Sandbox,
+};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use wasmeval_core::compare::compare_values;
@@ -94,10 +95,7 @@ impl JsRuntime {
         sample: &Sample,
         limits: &Limits,
     ) -> anyhow::Result<SampleResult> {
-        let job = tempfile::Builder::new()
-            .prefix("wasmeval-job-")
-            .tempdir()
-            .context("cannot create a job folder")?;
+        let job = temp_folder(Folder::Job)?;
         std::fs::write(job.path().join("prelude.js"), PRELUDE)?;
         let candidate = sample.program(task);
         let token = fresh_token();

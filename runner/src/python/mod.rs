@@ -16,8 +16,7 @@ mod runtime;
 pub use runtime::PythonRuntime;
 
 use crate::io_tests::{abnormal_end, excerpt};
-use crate::sandbox::{Execution, Exit, Limits, Sandbox};
-use anyhow::Context;
+use crate::sandbox::{temp_folder, Execution, Exit, Folder, Limits, Sandbox};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -38,14 +37,8 @@ impl PythonRuntime {
         sample: &Sample,
         limits: &Limits,
     ) -> anyhow::Result<SampleResult> {
-        let job = tempfile::Builder::new()
-            .prefix("wasmeval-job-")
-            .tempdir()
-            .context("cannot create a job folder")?;
-        let scratch = tempfile::Builder::new()
-            .prefix("wasmeval-tmp-")
-            .tempdir()
-            .context("cannot create a scratch folder")?;
+        let job = temp_folder(Folder::Job)?;
+        let scratch = temp_folder(Folder::Scratch)?;
         let suites = harness_suites(task);
         std::fs::write(job.path().join("program.py"), sample.program(task))?;
         std::fs::write(job.path().join("tests.json"), serde_json::to_vec(&suites)?)?;

@@ -16,6 +16,7 @@ pub mod output;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::output::CapturedOutput;
+use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -392,6 +393,27 @@ fn seeded_bytes(seed: u64) -> Vec<u8> {
             (z ^ (z >> 31)).to_le_bytes()
         })
         .collect()
+}
+
+/// The two host folders a sample's execution may get, each fresh and removed when dropped.
+#[derive(Debug, Clone, Copy)]
+pub enum Folder {
+    /// Files the guest reads (program, harness, tests), preopened read-only.
+    Job,
+    /// The guest's writable scratch folder (`/tmp`).
+    Scratch,
+}
+
+/// Creates a fresh `kind` folder for one execution.
+pub fn temp_folder(kind: Folder) -> anyhow::Result<tempfile::TempDir> {
+    let (prefix, what) = match kind {
+        Folder::Job => ("wasmeval-job-", "job"),
+        Folder::Scratch => ("wasmeval-tmp-", "scratch"),
+    };
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .with_context(|| format!("cannot create a {what} folder"))
 }
 
 #[cfg(test)]
