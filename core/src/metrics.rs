@@ -372,11 +372,7 @@ mod tests {
                 message: None,
             })
             .collect();
-        let verdict = cases
-            .iter()
-            .map(|c| c.verdict)
-            .find(|v| *v != Verdict::Passed)
-            .unwrap_or(Verdict::Passed);
+        let verdict = Verdict::of_cases(&cases);
         SampleResult {
             verdict,
             cases,

@@ -41,6 +41,16 @@ impl Verdict {
         Verdict::HarnessError,
     ];
 
+    /// A sample's verdict from its cases: `passed` when every case passed (or there are none),
+    /// otherwise the verdict of the first case that did not.
+    pub fn of_cases(cases: &[CaseResult]) -> Verdict {
+        cases
+            .iter()
+            .map(|c| c.verdict)
+            .find(|v| *v != Verdict::Passed)
+            .unwrap_or(Verdict::Passed)
+    }
+
     /// The name used in files (`wrong_answer`).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -112,11 +112,7 @@ fn result(
             message: None,
         })
         .collect();
-    let verdict = cases
-        .iter()
-        .map(|c| c.verdict)
-        .find(|v| *v != Verdict::Passed)
-        .unwrap_or(Verdict::Passed);
+    let verdict = Verdict::of_cases(&cases);
     SampleResult {
         index,
         task_id: task.id.clone(),
