@@ -1,8 +1,13 @@
 //! Judging an `io` case: the program's standard output against the expected output, compared
 //! exactly, by whitespace-separated tokens, or with numeric tokens within a tolerance. A mismatch
 //! comes with a short description of the first difference, for `wrong_answer` messages.
+//!
+//! Judging a `calls` case: the value the guest returned against the expected value
+//! ([`compare_values`]), both first put in [`canonical`] form (sets and dicts in any order).
 
 use crate::task::Comparison;
+use serde_json::Value;
+use std::cmp::Ordering;
 
 /// Longest excerpt of either output quoted in a mismatch description.
 const EXCERPT_CHARS: usize = 60;
@@ -285,5 +290,107 @@ mod tests {
         let message = compare_output("y", &long, Whitespace, 0.0).unwrap_err();
         assert!(message.len() < 100, "{message}");
         assert!(message.ends_with("…\""), "{message}");
+    }
+}
+
+/// The tags of Python values JSON lacks; a one-key object with one of these keys is a tag.
+const TAGS: [&str; 4] = ["$tuple", "$set", "$dict", "$float"];
+
+/// A `calls` value in the form both sides are compared in: the items of a `$set` and the pairs of
+/// a `$dict` sorted (by [`order`]), and a `$dict` whose keys are all strings written as the object
+/// it stands for (unless that object would read as a tag), so that a task may write a set or a
+/// dict in any order and a string-keyed dict either way. Everything else is kept as it is.
+pub fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        Value::Object(fields) => {
+            let tag = (fields.len() == 1)
+                .then(|| fields.iter().next())
+                .flatten()
+                .filter(|(key, _)| TAGS.contains(&key.as_str()));
+            match tag {
+                Some((key, Value::Array(items))) if key == "$set" => {
+                    let mut items: Vec<Value> = items.iter().map(canonical).collect();
+                    items.sort_by(order);
+                    serde_json::json!({ "$set": items })
+                }
+                Some((key, Value::Array(pairs))) if key == "$dict" => {
+                    let mut pairs: Vec<Value> = pairs.iter().map(canonical).collect();
+                    let pair = |v: &Value| match v {
+                        Value::Array(kv) if kv.len() == 2 => Some((kv[0].clone(), kv[1].clone())),
+                        _ => None,
+                    };
+                    let string_keys = pairs
+                        .iter()
+                        .all(|p| matches!(pair(p), Some((Value::String(_), _))));
+                    let looks_like_tag = pairs.len() == 1
+                        && matches!(pair(&pairs[0]), Some((Value::String(k), _)) if TAGS.contains(&k.as_str()));
+                    if string_keys && !looks_like_tag {
+                        return Value::Object(
+                            pairs
+                                .iter()
+                                .filter_map(pair)
+                                .map(|(k, v)| (k.as_str().unwrap_or_default().to_owned(), v))
+                                .collect(),
+                        );
+                    }
+                    // Sorted by key, then by the whole pair.
+                    pairs.sort_by(|a, b| match (a, b) {
+                        (Value::Array(a), Value::Array(b)) if !a.is_empty() && !b.is_empty() => {
+                            order(&a[0], &b[0]).then_with(|| order(&a[1..].into(), &b[1..].into()))
+                        }
+                        _ => order(a, b),
+                    });
+                    serde_json::json!({ "$dict": pairs })
+                }
+                _ => Value::Object(
+                    fields
+                        .iter()
+                        .map(|(key, value)| (key.clone(), canonical(value)))
+                        .collect(),
+                ),
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+/// A total order on JSON values for sorting sets and dict keys: by kind (null, booleans, numbers,
+/// strings, arrays, objects), numbers by value (so `1` and `1.0` sort alike, and floats within a
+/// tolerance sort next to each other), strings, arrays and objects (by sorted keys) item by item.
+fn order(a: &Value, b: &Value) -> Ordering {
+    let rank = |v: &Value| match v {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Number(_) => 2,
+        Value::String(_) => 3,
+        Value::Array(_) => 4,
+        Value::Object(_) => 5,
+    };
+    match (a, b) {
+        (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+        (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => {
+                let (a, b) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+                a.total_cmp(&b)
+            }
+        },
+        (Value::String(a), Value::String(b)) => a.cmp(b),
+        (Value::Array(a), Value::Array(b)) => a
+            .iter()
+            .zip(b)
+            .map(|(a, b)| order(a, b))
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.len().cmp(&b.len())),
+        (Value::Object(a), Value::Object(b)) => {
+            // serde_json's maps iterate in key order.
+            a.iter()
+                .zip(b)
+                .map(|((ka, va), (kb, vb))| ka.cmp(kb).then_with(|| order(va, vb)))
+                .find(|o| o.is_ne())
+                .unwrap_or_else(|| a.len().cmp(&b.len()))
+        }
+        _ => rank(a).cmp(&rank(b)),
     }
 }

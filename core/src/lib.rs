@@ -10,6 +10,7 @@ pub mod comparison;
 pub mod facets;
 pub mod fast_hash;
 pub mod formats;
+pub mod judging;
 pub mod metrics;
 pub mod query;
 pub mod report;

@@ -6,16 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Exit code when the input files are malformed or inconsistent.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code for any other failure of wasmeval itself.
-pub const EXIT_FAILURE: u8 = 1;
-
-/// Bad input that is not in a file (a flag's value): exits with [`EXIT_BAD_INPUT`].
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct BadInput(pub String);
-
 /// Evaluate model-generated code safely, inside a WebAssembly sandbox.
 #[derive(Debug, Parser)]
 #[command(name = "wasmeval", version, about)]
@@ -64,21 +54,24 @@ language, difficulty, model, task. Or JSON, or @FILE holding JSON.
 Facets: topic, source, source_kind, year, complexity (cyclomatic), cognitive, loc,
 language, difficulty, model, task.";
 
-/// Limits of one sandboxed execution, shared by every subcommand that runs code.
+/// The sandbox's limits, shared by every subcommand that runs code. Fuel and time are a sample's
+/// budget, shared by all its executions (a JavaScript or compiled sample runs one per case, a
+/// Python sample one for its assertion cases and one per `io` case): once it is spent, the
+/// remaining cases are `not run`. Memory and output are limits of each execution.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
-    /// Instruction budget per sample (wasmtime fuel; 1e10 is about 1.2 s of sandboxed CPU, 19 times
+    /// Instruction budget per sample, shared by its cases (wasmtime fuel; 1e10 is about 1.2 s of sandboxed CPU, 19 times
     /// what the slowest correct pure-Python HumanEval sample needs); deterministic, so the same program gets the
     /// same verdict on any machine.
     #[arg(long, default_value = "10000000000", value_name = "UNITS")]
     pub fuel: u64,
-    /// Largest linear memory per sample (accepts KiB, MiB, GiB suffixes).
+    /// Largest linear memory of each execution (accepts KiB, MiB, GiB suffixes).
     #[arg(long, default_value = "512MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub memory: u64,
-    /// Wall-clock backstop per sample (accepts ms, s, min suffixes).
+    /// Wall-clock backstop per sample, shared by its cases (accepts ms, s, min suffixes).
     #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "TIME")]
     pub timeout: Duration,
-    /// Bytes of stdout and stderr together per sample.
+    /// Bytes of stdout and stderr together, per execution.
     #[arg(long = "output-limit", default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub output_limit: u64,
 }
@@ -201,14 +194,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("wasmeval: error: {error:#}");
-            let bad_input = error.chain().any(|cause| {
-                cause.is::<wasmeval_core::formats::FormatError>() || cause.is::<BadInput>()
-            });
-            ExitCode::from(if bad_input {
-                EXIT_BAD_INPUT
-            } else {
-                EXIT_FAILURE
-            })
+            ExitCode::from(crate::errors::exit_code(&error))
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Reading task and sample files from disk (plain or gzip-compressed) into core's types.
 
-use crate::cli::BadInput;
+use crate::errors::ExpectedError::BadInput;
 use anyhow::Context;
 use flate2::read::GzDecoder;
 use std::io::Read;

@@ -1,20 +1,19 @@
 //! wasmeval's runner: turns samples into sandboxed WASI executions and writes the results.
 //!
-//! Layers, bottom up: [`sandbox`] runs one WASI module under limits; [`python`] runs one Python
-//! sample against its task's tests on top of it and decides verdicts ([`javascript`] the same for
-//! JavaScript); [`evaluate`] runs many samples
-//! in parallel; [`store`] keeps the results on disk so a killed run resumes; [`commands`] are the
-//! subcommands and [`cli`] their flags.
+//! Layers, bottom up: [`sandbox`] runs one WASI module under limits; [`toolchain`] compiles C,
+//! C++ and Rust sources into modules, confined; [`languages`] runs one sample of each language
+//! against its task's tests on top of them, judged by `wasmeval_core::judging`; [`evaluator`]
+//! picks the language; [`worker_pool`] runs many samples in parallel; [`store`] keeps the results
+//! on disk so a killed run resumes; [`commands`] are the subcommands and [`cli`] their flags.
 
 pub mod analysis;
 pub mod cli;
 pub mod commands;
-pub mod evaluate;
+pub mod errors;
 pub mod evaluator;
 pub mod input;
-pub mod io_tests;
-pub mod javascript;
-pub mod python;
+pub mod languages;
 pub mod sandbox;
 pub mod store;
 pub mod toolchain;
+pub mod worker_pool;

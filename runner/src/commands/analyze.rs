@@ -6,11 +6,11 @@
 
 use crate::analysis::analyze;
 use crate::input::{read_samples, read_tasks};
+use crate::worker_pool::run_pool;
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use wasmeval_core::code_metrics::CodeMetrics;
 use wasmeval_core::comparison::Split;
@@ -59,39 +59,22 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let next = AtomicUsize::new(0);
     let mut metrics: Vec<Option<CodeMetrics>> = vec![None; samples.len()];
-    let chunks: Vec<Vec<(usize, Option<CodeMetrics>)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs)
-            .map(|_| {
-                std::thread::Builder::new()
-                    // Trees of deeply nested code are walked recursively.
-                    .stack_size(64 << 20)
-                    .spawn_scoped(scope, || {
-                        let mut done = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(sample) = samples.get(i) else {
-                                break;
-                            };
-                            let result = by_id
-                                .get(&sample.task_id)
-                                .and_then(|task| analyze(task.language, &sample.program(task)));
-                            done.push((i, result));
-                        }
-                        done
-                    })
-                    .expect("cannot start an analysis thread")
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("an analysis thread panicked"))
-            .collect()
-    });
-    for (i, result) in chunks.into_iter().flatten() {
-        metrics[i] = result;
-    }
+    let indexed: Vec<(usize, &Sample)> = samples.iter().enumerate().collect();
+    run_pool(
+        &indexed,
+        jobs,
+        |&(i, sample)| {
+            let measured = by_id
+                .get(&sample.task_id)
+                .and_then(|task| analyze(task.language, &sample.program(task)));
+            Ok((i, measured))
+        },
+        |(i, measured)| {
+            metrics[i] = measured;
+            Ok(())
+        },
+    )?;
     let analysed = analysing.elapsed();
 
     let stdout = std::io::stdout();

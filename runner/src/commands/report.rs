@@ -1,7 +1,7 @@
 //! `wasmeval report`: every metric of a run per scenario, as a table, CSV or JSON, and the results
 //! bundle the static site opens. All numbers come from wasmeval-core's [`Report`].
 
-use crate::cli::BadInput;
+use crate::errors::ExpectedError::BadInput;
 use crate::commands::run::TASKS_FILE;
 use crate::input;
 use crate::store::write_atomically;

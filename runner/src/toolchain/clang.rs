@@ -17,6 +17,7 @@
 //! have no wasm32 build in the registries), and two support objects compiled once per sysroot: the
 //! exception stub (`exceptions.c`, C++ only) and glibc's `rand()` sequence (`rand.c`, C and C++).
 
+use super::OUTPUT_NAME;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
@@ -37,9 +38,6 @@ pub const WASI_LIB: &str = "/usr/lib/wasm32-wasi";
 
 /// The compilation target.
 pub const TARGET: &str = "wasm32-wasip1";
-
-/// Name of the module clang writes in the scratch folder.
-pub const OUTPUT_NAME: &str = "out.wasm";
 
 /// The module's shadow stack (the C stack in linear memory). wasm-ld's default is 64 KiB, which a
 /// recursion 5000 deep overflows; 8 MiB is what programs expect of a native main thread. With
@@ -360,30 +358,6 @@ pub fn shared_library_paths() -> Vec<PathBuf> {
     .collect()
 }
 
-/// Turns clang's stderr into the message users see: the scratch folder by nothing (so `main.c`
-/// stays `main.c`), the project sysroot (inside the cache folder, often in the host's home) by
-/// `<sysroot>`, LLVM's folder by `<llvm>`.
-pub fn clean_message(raw: &str, scratch: &Path, sysroot: &Path, llvm_dir: &Path) -> String {
-    let mut text = raw.to_owned();
-    for (path, neutral) in [
-        (sysroot, SYSROOT_PLACEHOLDER),
-        (llvm_dir, "<llvm>"),
-        (scratch, ""),
-    ] {
-        let path = path.to_string_lossy();
-        if path.len() > 1 {
-            if neutral.is_empty() {
-                text = text.replace(&format!("{path}/"), "");
-            }
-            text = text.replace(
-                path.as_ref(),
-                if neutral.is_empty() { "." } else { neutral },
-            );
-        }
-    }
-    text
-}
-
 /// Whether clang's output says it ran out of memory (LLVM's handler, or a `bad_alloc`).
 pub fn out_of_memory(raw: &str) -> bool {
     raw.contains("out of memory")
@@ -498,11 +472,16 @@ mod tests {
         let raw = "/tmp/wasmeval-compile-x/main.c:1:10: fatal error: '/etc/passwd' file not found\n\
                    In file included from /root/.cache/w/clang-19-sysroot-1/include/wasm32-wasip1/stdio.h:3:\n\
                    /usr/lib/llvm-19/bin/clang crashed in /tmp/wasmeval-compile-x";
-        let cleaned = clean_message(
+        let cleaned = super::super::neutralise_paths(
             raw,
             Path::new("/tmp/wasmeval-compile-x"),
-            Path::new("/root/.cache/w/clang-19-sysroot-1"),
-            Path::new(LLVM_DIR),
+            &[
+                (
+                    Path::new("/root/.cache/w/clang-19-sysroot-1"),
+                    SYSROOT_PLACEHOLDER,
+                ),
+                (Path::new(LLVM_DIR), "<llvm>"),
+            ],
         );
         assert_eq!(
             cleaned,

@@ -89,6 +89,69 @@ pub enum Compiled {
     },
 }
 
+/// What the shared compilation ([`Toolchains::compile`]: confined, limited, cached) needs to know
+/// of one compiler. Each compiler is its own type: [`Rust`] (rustc) and [`Clang`] (C and C++).
+trait Compiler: Sync + Send {
+    /// The executable to run.
+    fn program(&self) -> &Path;
+    /// Its arguments for compiling the scratch folder's source into [`OUTPUT_NAME`].
+    fn args(&self, language: Language) -> Vec<OsString>;
+    /// The source's file name in the scratch folder.
+    fn source_name(&self, language: Language) -> &'static str;
+    /// What the confined compiler may read.
+    fn read_paths(&self) -> Vec<PathBuf>;
+    /// Host paths that appear in its messages and the neutral names they become (the scratch
+    /// folder is always removed).
+    fn neutral_paths(&self) -> Vec<(&Path, &'static str)>;
+    /// Whether a failed run (its output and signal) ran out of memory.
+    fn out_of_memory(&self, output: &str, signal: Option<i32>) -> bool;
+    /// Whether a signal that ended it is a crash worth saying (rustc's aborts are its memory
+    /// errors, already said).
+    fn reports_crashes(&self) -> bool;
+    /// The cache key of `source` in `language`.
+    fn cache_key(&self, language: Language, source: &str) -> String;
+}
+
+/// The file every compiler writes its module to, in the scratch folder.
+pub const OUTPUT_NAME: &str = "out.wasm";
+
+/// rustc, with its `-vV` (part of every Rust cache key, so a new compiler never reuses old
+/// modules).
+#[derive(Debug)]
+struct Rust {
+    toolchain: RustToolchain,
+    version: String,
+}
+
+impl Compiler for Rust {
+    fn program(&self) -> &Path {
+        &self.toolchain.rustc
+    }
+    fn args(&self, _language: Language) -> Vec<OsString> {
+        RustToolchain::args()
+    }
+    fn source_name(&self, _language: Language) -> &'static str {
+        rust::SOURCE_NAME
+    }
+    fn read_paths(&self) -> Vec<PathBuf> {
+        self.toolchain.read_paths()
+    }
+    fn neutral_paths(&self) -> Vec<(&Path, &'static str)> {
+        // The sysroot sits in the host's home folder.
+        vec![(&self.toolchain.sysroot, "<sysroot>")]
+    }
+    fn out_of_memory(&self, output: &str, signal: Option<i32>) -> bool {
+        // rustc's allocation failure message, then an abort.
+        output.contains("memory allocation of") || signal == Some(libc_signal::ABRT)
+    }
+    fn reports_crashes(&self) -> bool {
+        false
+    }
+    fn cache_key(&self, _language: Language, source: &str) -> String {
+        cache_key(&self.version, source)
+    }
+}
+
 /// The located clang, its `--version` (part of every C/C++ cache key) and its project sysroot.
 #[derive(Debug)]
 struct Clang {
@@ -96,12 +159,44 @@ struct Clang {
     version: String,
 }
 
+impl Compiler for Clang {
+    fn program(&self) -> &Path {
+        &self.toolchain.clang
+    }
+    fn args(&self, language: Language) -> Vec<OsString> {
+        self.toolchain.args(language)
+    }
+    fn source_name(&self, language: Language) -> &'static str {
+        clang::source_name(language)
+    }
+    fn read_paths(&self) -> Vec<PathBuf> {
+        self.toolchain.read_paths()
+    }
+    fn neutral_paths(&self) -> Vec<(&Path, &'static str)> {
+        // The project sysroot is inside the cache folder, often in the host's home.
+        vec![
+            (&self.toolchain.sysroot, clang::SYSROOT_PLACEHOLDER),
+            (&self.toolchain.llvm_dir, "<llvm>"),
+        ]
+    }
+    fn out_of_memory(&self, output: &str, _signal: Option<i32>) -> bool {
+        // LLVM's "out of memory" handler; a clang abort can also be a deliberate crash
+        // (`#pragma clang __debug crash`), which is not a memory problem.
+        clang::out_of_memory(output)
+    }
+    fn reports_crashes(&self) -> bool {
+        true
+    }
+    fn cache_key(&self, language: Language, source: &str) -> String {
+        key(&self.version, &clang_key_flags(language), source)
+    }
+}
+
 /// The compilers found on this machine, and the module cache.
 #[derive(Debug)]
 pub struct Toolchains {
-    rust: RustToolchain,
-    /// `rustc -vV`: part of every cache key, so a new compiler never reuses old modules.
-    rust_version: String,
+    /// rustc for Rust, or why it is unavailable (not installed, no wasm32-wasip1 target).
+    rust: std::result::Result<Rust, String>,
     /// clang for C and C++, or why it is unavailable (not installed, cannot be confined).
     clang: std::result::Result<Clang, String>,
     cache_dir: PathBuf,
@@ -113,13 +208,14 @@ pub struct Toolchains {
 }
 
 impl Toolchains {
-    /// Finds rustc and checks the wasm32-wasip1 target is installed; `cache_dir` holds compiled
-    /// .wasm files. Runs `rustc -vV` once through the confinement, so a machine where it cannot be
-    /// applied fails here, before any untrusted source.
+    /// Finds the compilers; `cache_dir` holds compiled .wasm files. Each compiler is optional: a
+    /// missing or unusable one is not an error here, compiling its languages then fails with the
+    /// reason (so C and C++ need no Rust target, and Rust no clang).
     ///
-    /// Also looks for clang 19 (C, C++): when it is installed, runs `clang --version` confined and
-    /// prepares the project sysroot in `cache_dir` (compiling its support objects once). A missing
-    /// or unusable clang is not an error here; compiling C or C++ then fails with the reason.
+    /// Rust: rustc with the wasm32-wasip1 target; `rustc -vV` runs confined. C and C++: clang 19;
+    /// `clang --version` runs confined and the project sysroot is prepared in `cache_dir`
+    /// (compiling its support objects once). Running a compiler confined first means a machine
+    /// where the confinement cannot be applied fails here, before any untrusted source.
     ///
     /// The helper is this process's own executable: call from the `wasmeval` binary (tests and
     /// other embedders use [`Toolchains::detect_with_helper`]).
@@ -134,38 +230,26 @@ impl Toolchains {
         allow_unconfined: bool,
         helper: &Path,
     ) -> Result<Self> {
-        let rust = RustToolchain::find()?;
         std::fs::create_dir_all(cache_dir)
             .with_context(|| format!("cannot create {}", cache_dir.display()))?;
-        let scratch = Scratch::new()?;
-        let mut confinement =
-            confinement(rust.read_paths(), &scratch.path, &CompileLimits::default());
-        confinement.allow_unconfined = allow_unconfined;
-        confinement.report = true;
-        let finished = confine::run(
-            helper,
-            &confinement,
-            &rust.rustc,
-            &["-vV".into()],
-            &scratch.path,
-            64 << 10,
-            Duration::from_secs(60),
-        )?;
-        let stderr = String::from_utf8_lossy(&finished.stderr);
-        if !finished.status.success() {
-            bail!(
-                "cannot run rustc confined ({}): {}",
-                finished.status,
-                stderr.trim()
-            );
-        }
-        let confinement = confine::parse_report(&stderr)
-            .with_context(|| format!("the confinement helper did not report: {stderr}"))?
-            .to_owned();
+        let rust = detect_rust(helper, allow_unconfined);
         let clang = detect_clang(cache_dir, helper, allow_unconfined).map_err(|e| format!("{e:#}"));
+        let (rust, confinement) = match rust {
+            Ok((rust, confinement)) => (Ok(rust), confinement),
+            Err(error) => {
+                let reason = format!("{error:#}");
+                // Without rustc, the confinement is read off the helper running clang.
+                let confinement = match &clang {
+                    Ok(clang) => report_confinement(helper, allow_unconfined, clang)?,
+                    Err(clang_reason) => {
+                        bail!("no compiler is usable: rustc: {reason}; clang: {clang_reason}")
+                    }
+                };
+                (Err(reason), confinement)
+            }
+        };
         Ok(Toolchains {
             rust,
-            rust_version: String::from_utf8_lossy(&finished.stdout).into_owned(),
             clang,
             cache_dir: cache_dir.to_owned(),
             helper: helper.to_owned(),
@@ -180,9 +264,12 @@ impl Toolchains {
         &self.confinement
     }
 
-    /// `rustc -vV` of the Rust toolchain.
-    pub fn rust_version(&self) -> &str {
-        &self.rust_version
+    /// `rustc -vV` of the Rust toolchain, or why there is none.
+    pub fn rust_version(&self) -> std::result::Result<&str, &str> {
+        match &self.rust {
+            Ok(rust) => Ok(&rust.version),
+            Err(reason) => Err(reason),
+        }
     }
 
     /// `clang --version` of the C/C++ toolchain, or why there is none.
@@ -197,7 +284,7 @@ impl Toolchains {
     pub fn clang_read_paths(&self) -> Vec<PathBuf> {
         self.clang
             .as_ref()
-            .map(|clang| clang.toolchain.read_paths())
+            .map(|clang| clang.read_paths())
             .unwrap_or_default()
     }
 
@@ -206,32 +293,24 @@ impl Toolchains {
         self.compiler_runs.load(Ordering::Relaxed)
     }
 
-    /// The cache file a Rust source compiles to.
-    pub fn cache_path(&self, source: &str) -> PathBuf {
-        self.cache_dir
-            .join(format!("{}.wasm", cache_key(&self.rust_version, source)))
-    }
-
     /// The cache file a source of `language` compiles to; Err when there is no toolchain for it.
     pub fn cache_path_for(&self, language: Language, source: &str) -> Result<PathBuf> {
-        match language {
-            Language::Rust => Ok(self.cache_path(source)),
-            Language::C | Language::Cpp => {
-                let clang = self.clang()?;
-                let flags = clang_key_flags(language);
-                Ok(self
-                    .cache_dir
-                    .join(format!("{}.wasm", key(&clang.version, &flags, source))))
-            }
-            other => bail!("no toolchain for {other} yet"),
-        }
+        let compiler = self.compiler(language)?;
+        Ok(self
+            .cache_dir
+            .join(format!("{}.wasm", compiler.cache_key(language, source))))
     }
 
-    fn clang(&self) -> Result<&Clang> {
-        match &self.clang {
-            Ok(clang) => Ok(clang),
-            Err(reason) => bail!("no toolchain for C/C++: {reason}"),
-        }
+    /// The compiler of `language`, or why there is none.
+    fn compiler(&self, language: Language) -> Result<&dyn Compiler> {
+        let (compiler, what): (std::result::Result<&dyn Compiler, &String>, _) = match language {
+            Language::Rust => (self.rust.as_ref().map(|c| c as &dyn Compiler), "Rust"),
+            Language::C | Language::Cpp => {
+                (self.clang.as_ref().map(|c| c as &dyn Compiler), "C/C++")
+            }
+            other => bail!("no toolchain for {other} yet"),
+        };
+        compiler.map_err(|reason| anyhow::anyhow!("no toolchain for {what}: {reason}"))
     }
 
     /// Compiles `source`; Err only for host failures. Safe to call from several threads at once
@@ -256,30 +335,11 @@ impl Toolchains {
             }
         }
 
+        let compiler = self.compiler(language)?;
         let scratch = Scratch::new()?;
-        let clang = match language {
-            Language::Rust => None,
-            _ => Some(&self.clang()?.toolchain),
-        };
-        let (program, args, source_name, output_name, read) = match clang {
-            None => (
-                &self.rust.rustc,
-                RustToolchain::args(),
-                rust::SOURCE_NAME,
-                rust::OUTPUT_NAME,
-                self.rust.read_paths(),
-            ),
-            Some(clang) => (
-                &clang.clang,
-                clang.args(language),
-                clang::source_name(language),
-                clang::OUTPUT_NAME,
-                clang.read_paths(),
-            ),
-        };
-        std::fs::write(scratch.path.join(source_name), source)
+        std::fs::write(scratch.path.join(compiler.source_name(language)), source)
             .context("cannot write the source into the scratch folder")?;
-        let mut confinement = confinement(read, &scratch.path, limits);
+        let mut confinement = confinement(compiler.read_paths(), &scratch.path, limits);
         confinement.allow_unconfined = self.allow_unconfined;
         self.compiler_runs.fetch_add(1, Ordering::Relaxed);
         // Read a little more than the cap: replacing the scratch path by nothing shortens the text,
@@ -290,8 +350,8 @@ impl Toolchains {
         let finished = confine::run(
             &self.helper,
             &confinement,
-            program,
-            &args,
+            compiler.program(),
+            &compiler.args(language),
             &scratch.path,
             cap,
             limits.wall(),
@@ -305,12 +365,7 @@ impl Toolchains {
         if !finished.stdout.is_empty() {
             raw.push_str(&String::from_utf8_lossy(&finished.stdout));
         }
-        let said = match clang {
-            None => rust::clean_message(&raw, &scratch.path, &self.rust.sysroot),
-            Some(clang) => {
-                clang::clean_message(&raw, &scratch.path, &clang.sysroot, &clang.llvm_dir)
-            }
-        };
+        let said = neutralise_paths(&raw, &scratch.path, &compiler.neutral_paths());
         let message = |note: &str| {
             let truncated = finished.discarded > 0 || said.len() as u64 > limits.output_bytes;
             compose(&said, note, truncated, limits.output_bytes)
@@ -342,19 +397,13 @@ impl Toolchains {
             });
         }
         if !finished.status.success() {
-            let out_of_memory = match clang {
-                // rustc's allocation failure message, then an abort.
-                None => raw.contains("memory allocation of") || signal == Some(libc_signal::ABRT),
-                // LLVM's "out of memory" handler; a clang abort can also be a deliberate crash
-                // (`#pragma clang __debug crash`), which is not a memory problem.
-                Some(_) => clang::out_of_memory(&raw),
-            };
+            let out_of_memory = compiler.out_of_memory(&raw, signal);
             let note = if out_of_memory {
                 format!(
                     "compilation stopped: the compiler ran out of memory (limit {} MiB)",
                     limits.memory_bytes >> 20
                 )
-            } else if let (Some(signal), Some(_)) = (signal, clang) {
+            } else if let (Some(signal), true) = (signal, compiler.reports_crashes()) {
                 format!("the compiler crashed (signal {signal})")
             } else if said.trim().is_empty() {
                 format!("the compiler failed ({})", finished.status)
@@ -365,7 +414,7 @@ impl Toolchains {
                 message: message(&note),
             });
         }
-        let wasm = match std::fs::read(scratch.path.join(output_name)) {
+        let wasm = match std::fs::read(scratch.path.join(OUTPUT_NAME)) {
             Ok(wasm) if wasm.starts_with(b"\0asm") => wasm,
             // The source cannot make the compiler succeed without a module as far as we know, but
             // if it can, that is the source's failure, not the host's.
@@ -381,6 +430,92 @@ impl Toolchains {
             cached: false,
         })
     }
+}
+
+/// Finds rustc and checks the wasm32-wasip1 target is installed, then runs `rustc -vV` confined;
+/// returns the compiler and what the kernel enforced.
+fn detect_rust(helper: &Path, allow_unconfined: bool) -> Result<(Rust, String)> {
+    let toolchain = RustToolchain::find()?;
+    let (version, confinement) = run_reporting_confinement(
+        helper,
+        allow_unconfined,
+        &toolchain.rustc,
+        toolchain.read_paths(),
+        "-vV",
+    )?;
+    Ok((Rust { toolchain, version }, confinement))
+}
+
+/// What the kernel enforces, read off the helper running `clang --version`.
+fn report_confinement(helper: &Path, allow_unconfined: bool, clang: &Clang) -> Result<String> {
+    let (_, confinement) = run_reporting_confinement(
+        helper,
+        allow_unconfined,
+        &clang.toolchain.clang,
+        clang.read_paths(),
+        "--version",
+    )?;
+    Ok(confinement)
+}
+
+/// Runs `compiler version_flag` confined, with the helper reporting what it enforced; returns
+/// the compiler's stdout and that report.
+fn run_reporting_confinement(
+    helper: &Path,
+    allow_unconfined: bool,
+    compiler: &Path,
+    read: Vec<PathBuf>,
+    version_flag: &str,
+) -> Result<(String, String)> {
+    let scratch = Scratch::new()?;
+    let mut confinement = confinement(read, &scratch.path, &CompileLimits::default());
+    confinement.allow_unconfined = allow_unconfined;
+    confinement.report = true;
+    let finished = confine::run(
+        helper,
+        &confinement,
+        compiler,
+        &[version_flag.into()],
+        &scratch.path,
+        64 << 10,
+        Duration::from_secs(60),
+    )?;
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    let name = compiler.file_name().unwrap_or_default().to_string_lossy();
+    if !finished.status.success() {
+        bail!(
+            "cannot run {name} confined ({}): {}",
+            finished.status,
+            stderr.trim()
+        );
+    }
+    let report = confine::parse_report(&stderr)
+        .with_context(|| format!("the confinement helper did not report: {stderr}"))?
+        .to_owned();
+    Ok((
+        String::from_utf8_lossy(&finished.stdout).into_owned(),
+        report,
+    ))
+}
+
+/// Turns a compiler's output into the message users see: the scratch folder by nothing (so
+/// `main.rs` stays `main.rs`), and each of `paths` (toolchain folders, often in the host's home)
+/// by its neutral name.
+pub fn neutralise_paths(raw: &str, scratch: &Path, paths: &[(&Path, &str)]) -> String {
+    let mut text = raw.to_owned();
+    for (path, neutral) in paths.iter().copied().chain([(scratch, "")]) {
+        let path = path.to_string_lossy();
+        if path.len() > 1 {
+            if neutral.is_empty() {
+                text = text.replace(&format!("{path}/"), "");
+            }
+            text = text.replace(
+                path.as_ref(),
+                if neutral.is_empty() { "." } else { neutral },
+            );
+        }
+    }
+    text
 }
 
 /// Finds clang, runs `clang --version` confined, and makes sure the project sysroot exists in

@@ -1,8 +1,9 @@
 //! The Rust toolchain: rustc from rustup's stable toolchain, targeting wasm32-wasip1.
 
+use super::OUTPUT_NAME;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The compilation target.
@@ -10,9 +11,6 @@ pub const TARGET: &str = "wasm32-wasip1";
 
 /// Name of the source file in the scratch folder; also what messages call it.
 pub const SOURCE_NAME: &str = "main.rs";
-
-/// Name of the module rustc writes in the scratch folder.
-pub const OUTPUT_NAME: &str = "out.wasm";
 
 /// rustc's flags before `-o out.wasm main.rs`: one file, std only, edition 2021, optimised (the
 /// evaluated programs are timed in fuel, so -O matters more than compile time: a small program
@@ -124,38 +122,19 @@ pub fn devices() -> Vec<PathBuf> {
         .collect()
 }
 
-/// Turns rustc's stderr into the message users see: host paths replaced by neutral names (the
-/// scratch folder by nothing, so `main.rs` stays `main.rs`; the sysroot, which sits in the host's
-/// home folder, by `<sysroot>`).
-pub fn clean_message(raw: &str, scratch: &Path, sysroot: &Path) -> String {
-    let mut text = raw.to_owned();
-    for (path, neutral) in [(scratch, ""), (sysroot, "<sysroot>")] {
-        let path = path.to_string_lossy();
-        if path.len() > 1 {
-            if neutral.is_empty() {
-                text = text.replace(&format!("{path}/"), "");
-            }
-            text = text.replace(
-                path.as_ref(),
-                if neutral.is_empty() { "." } else { neutral },
-            );
-        }
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn messages_lose_host_paths() {
         let raw = "error: couldn't read `/tmp/wasmeval-x1/../etc`\n --> /tmp/wasmeval-x1/main.rs:1:1\n\
                    note: /root/.rustup/toolchains/stable/lib/rustlib/wasm32-wasip1/lib/libstd.rlib in /tmp/wasmeval-x1";
-        let cleaned = clean_message(
+        let cleaned = super::super::neutralise_paths(
             raw,
             Path::new("/tmp/wasmeval-x1"),
-            Path::new("/root/.rustup/toolchains/stable"),
+            &[(Path::new("/root/.rustup/toolchains/stable"), "<sysroot>")],
         );
         assert_eq!(
             cleaned,

@@ -84,7 +84,7 @@ fn a_sample_passes_with_any_complete_set_and_its_function_is_found_by_its_calls(
     );
     assert_eq!(
         results[7]["message"],
-        "no function found to bind to `min_max`"
+        "three: no function found to bind to `min_max`"
     );
     // Plain suites' cases come first, then the chosen set's, in the task's order.
     assert_eq!(verdicts(&results[12]), ["wrong_answer", "passed"]);

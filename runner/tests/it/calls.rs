@@ -197,12 +197,22 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
     for &(index, verdict, message, why) in expected {
         let result = &results[index];
         assert_eq!(result["index"], index, "{result}");
+        // The sample's message is its first failing case's, after the case's name.
+        let failing = result["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|case| case["verdict"] != "passed");
+        let shown = match failing {
+            Some(case) => format!("{}: {message}", case["name"].as_str().unwrap()),
+            None => message.to_owned(),
+        };
         assert_eq!(
             (
                 result["verdict"].as_str().unwrap(),
                 result["message"].as_str().unwrap_or("")
             ),
-            (verdict, message),
+            (verdict, shown.as_str()),
             "sample {index} ({why}): {result}"
         );
     }

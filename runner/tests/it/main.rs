@@ -4,6 +4,7 @@
 //! installs; without it they fail with a message saying so.
 
 mod alternatives;
+mod budget;
 mod calls;
 mod cli;
 mod compiled;

@@ -280,7 +280,7 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
         "{}",
         toolchains.confinement()
     );
-    assert!(toolchains.rust_version().contains("release:"));
+    assert!(toolchains.rust_version().unwrap().contains("release:"));
 
     let limits = CompileLimits::default();
     let started = Instant::now();
@@ -294,7 +294,10 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
     assert!(!cached);
     assert!(wasm.starts_with(b"\0asm"));
     assert_eq!(toolchains.compiler_runs(), 1);
-    assert!(toolchains.cache_path(&source).is_file());
+    assert!(toolchains
+        .cache_path_for(Language::Rust, &source)
+        .unwrap()
+        .is_file());
 
     let started = Instant::now();
     let second = toolchains

@@ -69,19 +69,14 @@ impl PythonRuntime {
     }
 
     /// An invocation of the interpreter with `args` after `argv[0]`: the runtime's read-only
-    /// folders, `job` read-only at `/job`, `scratch` writable at `/tmp`, and a fixed environment
+    /// folders, `job` read-only at `/job` (each execution adds its own `/tmp`), and a fixed environment
     /// (no hash randomisation, no bytecode files).
-    pub(crate) fn invocation(&self, args: &[&str], job: &Path, scratch: &Path) -> Invocation {
+    pub(crate) fn invocation(&self, args: &[&str], job: &Path) -> Invocation {
         let mut preopens = self.preopens.clone();
         preopens.push(Preopen {
             host: job.to_owned(),
             guest: "/job".into(),
             writable: false,
-        });
-        preopens.push(Preopen {
-            host: scratch.to_owned(),
-            guest: "/tmp".into(),
-            writable: true,
         });
         let mut env = self.env.clone();
         env.extend(

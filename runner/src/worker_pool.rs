@@ -1,13 +1,16 @@
-//! Running many samples on a pool of worker threads, handing each result back as it finishes.
+//! The worker pool: runs a job on many items with a fixed number of threads, handing each result
+//! back to the calling thread as it finishes. `run` evaluates samples on it, `analyze` measures
+//! code on it.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use wasmeval_core::{Sample, SampleResult, Task};
+use wasmeval_core::{Sample, Task};
 
-/// Stack of a worker thread; see `sandbox::MAX_WASM_STACK`.
-const WORKER_STACK: usize = 32 << 20;
+/// Stack of a worker thread: guest code runs on it (see `sandbox::MAX_WASM_STACK`, 8 MiB) and the
+/// static analyser walks deeply nested syntax trees recursively on it.
+const WORKER_STACK: usize = 64 << 20;
 
-/// One unit of work: a sample and its task.
+/// One sample to evaluate, with its task.
 #[derive(Debug, Clone, Copy)]
 pub struct Job<'a> {
     /// The task.
@@ -16,38 +19,31 @@ pub struct Job<'a> {
     pub sample: &'a Sample,
 }
 
-/// Runs `evaluate` on every job with `workers` threads and gives each result to `on_result` on the
-/// calling thread, in finishing order. The first error (of `evaluate` or `on_result`) stops the
-/// pool: jobs already running finish, none starts, and the error is returned.
-pub fn run_pool(
-    jobs: &[Job<'_>],
+/// Runs `work` on every item with `workers` threads and gives each result to `on_result` on the
+/// calling thread, in finishing order. The first error (of `work` or `on_result`) stops the pool:
+/// items already running finish, none starts, and the error is returned.
+pub fn run_pool<T: Sync, R: Send>(
+    items: &[T],
     workers: usize,
-    evaluate: impl Fn(Job<'_>) -> anyhow::Result<SampleResult> + Sync,
-    mut on_result: impl FnMut(SampleResult) -> anyhow::Result<()>,
+    work: impl Fn(&T) -> anyhow::Result<R> + Sync,
+    mut on_result: impl FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<anyhow::Result<SampleResult>>();
+    let (sender, receiver) = mpsc::channel::<anyhow::Result<R>>();
     std::thread::scope(|scope| {
-        for _ in 0..workers.max(1).min(jobs.len().max(1)) {
+        for _ in 0..workers.max(1).min(items.len().max(1)) {
             let worker_sender = sender.clone();
-            let (next, stop, evaluate) = (&next, &stop, &evaluate);
-            // Guest code runs on this thread's stack: room for wasmtime's wasm stack limit and more.
+            let (next, stop, work) = (&next, &stop, &work);
             let worker = std::thread::Builder::new()
                 .name("wasmeval-worker".into())
                 .stack_size(WORKER_STACK);
             let spawned = worker.spawn_scoped(scope, move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let outcome = evaluate(job).map_err(|e| {
-                        e.context(format!(
-                            "evaluating sample {} of task {}",
-                            job.sample.index, job.task.id
-                        ))
-                    });
-                    if worker_sender.send(outcome).is_err() {
+                    if worker_sender.send(work(item)).is_err() {
                         break;
                     }
                 }

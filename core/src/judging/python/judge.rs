@@ -1,0 +1,137 @@
+//! Judging the Python harness's run: per-case verdicts from its report, and from the process's
+//! end for the case it interrupted and those it never reached.
+
+use super::protocol::{read_report, Load};
+use super::{Group, Layout};
+use crate::judging::token::Token;
+use crate::judging::{CaseLog, Execution, Exit, Outcome};
+use crate::results::{CaseResult, Verdict};
+use std::ops::Range;
+
+/// What [`judge`] adds to a sample's result beyond its cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    /// The `alternatives` sets whose cases the result shows (`None` without such suites).
+    pub alternative: Option<String>,
+}
+
+/// Judges the harness's `execution` into `log`: the cases the result shows (see
+/// [`shown_cases`]) with the execution's measurements and the candidate's own output.
+///
+/// Of an `alternatives` suite, the result shows the cases of the first set that passed completely,
+/// or else of the set with most passed cases (the first of those), and names it in `alternative`;
+/// the sample passes when every `assertions` suite passes and every `alternatives` suite has a set
+/// that passed.
+pub fn judge(layout: &Layout, token: &Token, execution: &Execution, log: &mut CaseLog) -> Judged {
+    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+    let (report, own_stdout) = read_report(&stdout, token, layout);
+    let finished_normally = report.done && matches!(execution.exit, Exit::Code(_));
+
+    // Why cases without an `end` line did not end, when something cut the run short.
+    let interrupted: Option<Outcome> = if let Some(problem) = &report.malformed {
+        Some(Outcome::new(
+            Verdict::HarnessError,
+            format!("harness report: {problem}"),
+        ))
+    } else if let Load::Raised(outcome) = &report.load {
+        Some(outcome.clone())
+    } else if report.load == Load::NotReported || !finished_normally {
+        // Before the program loaded, a plain exit is the interpreter failing to start or the
+        // program exiting at import: both are the sample's doing.
+        Some(Outcome::of_cut_short(execution))
+    } else {
+        None
+    };
+    let never_loaded = report.load != Load::Loaded;
+    let all_cases = layout
+        .names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| {
+            // A garbled report is believed for no case (a candidate that found the token may have
+            // written it): every case is a harness error.
+            let ended = report.ended[index]
+                .as_ref()
+                .filter(|_| report.malformed.is_none());
+            match (ended, &interrupted) {
+                (Some(ended), _) => ended.clone().into_case(name.as_str()),
+                (None, Some(cause)) => {
+                    // The case that was running, and every case when the program never loaded, get
+                    // the cause itself; cases after a running one were never reached.
+                    let mut outcome = cause.clone();
+                    if !(report.running == Some(index)
+                        || never_loaded
+                        || report.malformed.is_some())
+                    {
+                        outcome.message = Some(format!(
+                            "not run: {}",
+                            cause.message.as_deref().unwrap_or_default()
+                        ));
+                    }
+                    outcome.into_case(name.as_str())
+                }
+                (None, None) => Outcome::new(
+                    Verdict::HarnessError,
+                    "the harness reported no result for this case",
+                )
+                .into_case(name.as_str()),
+            }
+        })
+        .collect();
+    let (cases, alternative) = shown_cases(layout, all_cases);
+    let failing = cases.iter().any(|c| c.verdict != Verdict::Passed) || interrupted.is_some();
+    log.measure(execution, &own_stdout, failing);
+    if let (Some(interrupted), true) = (interrupted, cases.is_empty()) {
+        // A task without harness cases still fails when its program does not load.
+        log.fail_without_cases(interrupted);
+    }
+    for case in cases {
+        log.push(case);
+    }
+    Judged { alternative }
+}
+
+/// The cases a result shows, out of every case the harness ran: all of a plain suite, the chosen
+/// set of an `alternatives` suite; with the chosen sets' names (joined by ", " when a task has
+/// several `alternatives` suites).
+pub(crate) fn shown_cases(
+    layout: &Layout,
+    all: Vec<CaseResult>,
+) -> (Vec<CaseResult>, Option<String>) {
+    if layout
+        .groups
+        .iter()
+        .all(|group| matches!(group, Group::Plain(_)))
+    {
+        return (all, None);
+    }
+    let passed = |range: &Range<usize>| {
+        all[range.clone()]
+            .iter()
+            .filter(|c| c.verdict == Verdict::Passed)
+            .count()
+    };
+    let mut cases = Vec::with_capacity(all.len());
+    let mut chosen: Vec<&str> = Vec::new();
+    for group in &layout.groups {
+        match group {
+            Group::Plain(range) => cases.extend_from_slice(&all[range.clone()]),
+            Group::Alternatives(sets) => {
+                let set = sets
+                    .iter()
+                    .find(|(_, range)| passed(range) == range.len())
+                    // `min_by_key` keeps the first of equals: ties go to the earlier set.
+                    .or_else(|| {
+                        sets.iter()
+                            .min_by_key(|(_, range)| std::cmp::Reverse(passed(range)))
+                    });
+                if let Some((name, range)) = set {
+                    cases.extend_from_slice(&all[range.clone()]);
+                    chosen.push(name);
+                }
+            }
+        }
+    }
+    let alternative = (!chosen.is_empty()).then(|| chosen.join(", "));
+    (cases, alternative)
+}

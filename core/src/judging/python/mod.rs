@@ -1,0 +1,133 @@
+//! The Python harness (`guests/python/harness.py`): what it is given and how its report is read.
+//!
+//! The harness runs a sample's `assertions`, `alternatives` and `calls` suites in one interpreter
+//! and reports each step in token lines ([`super::token`]). [`harness_suites`] is its input
+//! (`tests.json`: never a `calls` case's expected value), [`Layout`] maps its case numbers onto the
+//! task's suites, [`protocol`] reads its report and [`judge`](judge::judge) turns report and process
+//! end into verdicts.
+//!
+//! `calls` cases go further than assertions: the harness only reports the value the candidate's
+//! function returned (`value <i> <json>` then `end <i> returned null`), and the host compares it
+//! with the expected value, which never enters the guest. A `calls` case never takes `passed` from
+//! the guest, so even a candidate that finds the token can only report values of its own choosing
+//! (its answers) or garble the report (a harness error), not pass a case whose answer it does not
+//! produce.
+
+pub mod judge;
+pub mod protocol;
+
+pub use judge::{judge, Judged};
+
+use crate::compare::canonical;
+use crate::task::{AssertionCase, Task, TestSuite};
+use serde_json::Value;
+use std::ops::Range;
+
+/// The suites the harness runs, as `tests.json` gives them: `assertions`, `alternatives` and `calls`
+/// suites, in the task's order (`io` suites run as whole programs, not in the harness). A `calls`
+/// suite goes without its cases' names and expected values: the entry point and each case's
+/// arguments only.
+pub fn harness_suites(task: &Task) -> Vec<serde_json::Value> {
+    let codes = |cases: &[AssertionCase]| cases.iter().map(|c| c.code.clone()).collect::<Vec<_>>();
+    task.tests
+        .iter()
+        .filter_map(|suite| match suite {
+            TestSuite::Assertions { setup, cases } => Some(serde_json::json!({
+                "kind": "assertions",
+                "setup": setup,
+                "cases": codes(cases),
+            })),
+            TestSuite::Alternatives { entry_point, sets } => Some(serde_json::json!({
+                "kind": "alternatives",
+                "entry_point": entry_point,
+                "sets": sets
+                    .iter()
+                    .map(|set| serde_json::json!({
+                        "name": set.name,
+                        "setup": set.setup,
+                        "cases": codes(&set.cases),
+                    }))
+                    .collect::<Vec<_>>(),
+            })),
+            TestSuite::Calls {
+                entry_point, cases, ..
+            } => Some(serde_json::json!({
+                "kind": "calls",
+                "entry_point": entry_point,
+                "cases": cases.iter().map(|c| &c.args).collect::<Vec<_>>(),
+            })),
+            TestSuite::Io { .. } => None,
+        })
+        .collect()
+}
+
+/// How the harness's cases, numbered from 0 across every suite it runs (and every set of an
+/// `alternatives` suite, one set after the other), map onto the task's suites.
+#[derive(Debug, Default)]
+pub struct Layout {
+    /// The name of every case the harness runs, in its order.
+    pub names: Vec<String>,
+    /// The suites, as ranges of `names`.
+    pub(crate) groups: Vec<Group>,
+    /// Per case: for a `calls` case, what its returned value must match.
+    pub(crate) expected: Vec<Option<Expected>>,
+}
+
+/// The judgement of a `calls` case, kept on the host.
+#[derive(Debug)]
+pub(crate) struct Expected {
+    /// The expected value, in [`canonical`] form.
+    pub(crate) value: Value,
+    pub(crate) tolerance: f64,
+}
+
+#[derive(Debug)]
+pub(crate) enum Group {
+    /// An `assertions` suite: every case counts.
+    Plain(Range<usize>),
+    /// An `alternatives` suite: the sets' names and cases; one set's cases count.
+    Alternatives(Vec<(String, Range<usize>)>),
+}
+
+impl Layout {
+    /// The layout of `task`'s harness suites.
+    pub fn of(task: &Task) -> Layout {
+        let mut layout = Layout::default();
+        let add = |layout: &mut Layout, cases: &[AssertionCase]| {
+            let start = layout.names.len();
+            layout.names.extend(cases.iter().map(|c| c.name.clone()));
+            layout.expected.extend(cases.iter().map(|_| None));
+            start..layout.names.len()
+        };
+        for suite in &task.tests {
+            let group = match suite {
+                TestSuite::Assertions { cases, .. } => Group::Plain(add(&mut layout, cases)),
+                TestSuite::Alternatives { sets, .. } => Group::Alternatives(
+                    sets.iter()
+                        .map(|set| (set.name.clone(), add(&mut layout, &set.cases)))
+                        .collect(),
+                ),
+                TestSuite::Calls {
+                    cases, tolerance, ..
+                } => {
+                    let start = layout.names.len();
+                    for case in cases {
+                        layout.names.push(case.name.clone());
+                        layout.expected.push(Some(Expected {
+                            value: canonical(&case.expected),
+                            tolerance: *tolerance,
+                        }));
+                    }
+                    Group::Plain(start..layout.names.len())
+                }
+                // Judged outside the harness.
+                TestSuite::Io { .. } => continue,
+            };
+            layout.groups.push(group);
+        }
+        layout
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,84 @@
+//! C, C++ and Rust samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
+//! modules: each assertion case is its own program (the candidate followed by the case's code,
+//! judged by `wasmeval_core::judging::compiled`), and one build of the candidate runs the `io` cases.
+
+use super::{execute, Context, LanguageRoute, Program};
+use crate::sandbox::{cache, Entry, Invocation};
+use crate::toolchain::{Compiled, Toolchains};
+use anyhow::Context as _;
+use wasmeval_core::judging::compiled::judge_assertion_program;
+use wasmeval_core::judging::{CaseLog, Outcome};
+use wasmeval_core::{Sample, Task, Verdict};
+
+impl LanguageRoute for Toolchains {
+    fn run_case_suites(
+        &self,
+        cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> anyhow::Result<Option<String>> {
+        let candidate = sample.program(task);
+        for (setup, case) in task.assertion_cases() {
+            if let Some(skipped) = log.not_run(&case.name) {
+                log.push(skipped);
+                continue;
+            }
+            let source = format!("{candidate}\n{setup}\n{}\n", case.code);
+            match build(self, cx, task, &source)? {
+                Err(outcome) => log.push(outcome.into_case(case.name.as_str())),
+                Ok(program) => {
+                    let execution = execute(cx, &program, &[], Vec::new(), log)?;
+                    let outcome = judge_assertion_program(&execution);
+                    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+                    log.record(&case.name, &execution, &stdout, outcome);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn whole_program(
+        &self,
+        cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+    ) -> anyhow::Result<Result<Program, Outcome>> {
+        build(self, cx, task, &sample.program(task))
+    }
+}
+
+/// Compiles `source` in the task's language into a program (a WASI command with an empty `/tmp`
+/// and nothing else), or the outcome of a source that does not build.
+fn build(
+    toolchains: &Toolchains,
+    cx: &Context<'_>,
+    task: &Task,
+    source: &str,
+) -> anyhow::Result<Result<Program, Outcome>> {
+    let wasm = match toolchains.compile(task.language, source, &cx.compile_limits)? {
+        Compiled::Module { wasm, .. } => wasm,
+        Compiled::Error { message } => {
+            return Ok(Err(Outcome::new(Verdict::CompileError, message)))
+        }
+        Compiled::Timeout { message } => {
+            return Ok(Err(Outcome::timeout(
+                None,
+                format!("compilation: {message}"),
+            )))
+        }
+    };
+    let module = cache::load_module(cx.sandbox.engine(), &wasm, cx.module_cache)
+        .context("cannot load a compiled sample")?;
+    Ok(Ok(Program {
+        module,
+        entry: Entry::Command,
+        invocation: Invocation {
+            args: vec!["main".into()],
+            ..Invocation::default()
+        },
+        scratch: true,
+        interpreter: None,
+        job: None,
+    }))
+}

@@ -1,0 +1,216 @@
+//! Languages as siblings: each one is a [`LanguageRoute`] from a sample to executions, and all of
+//! them share the evaluation around it ([`evaluate`]): one [`CaseLog`] per sample, the sample's
+//! budget shared by its executions, `io` suites ([`run_io_suites`]) and the verdict rules of
+//! `wasmeval_core::judging`.
+//!
+//! - [`python`]: CPython as an interpreter guest; one harness run judges every assertion,
+//!   alternative and `calls` case.
+//! - [`javascript`]: QuickJS-NG as an interpreter guest; one run per case.
+//! - [`compiled`]: C, C++ and Rust, compiled (confined) into a module per assertion case and one
+//!   for the whole program.
+
+pub mod compiled;
+pub mod javascript;
+pub mod python;
+
+use crate::analysis;
+use crate::sandbox::{
+    temp_folder, Entry, Execution, Exit, Folder, Invocation, Limits, Preopen, Sandbox,
+};
+use crate::toolchain::CompileLimits;
+use std::path::Path;
+use wasmeval_core::judging::io::{case_name, judge_io_case};
+use wasmeval_core::judging::token::Token;
+use wasmeval_core::judging::{CaseLog, Outcome};
+use wasmeval_core::{Sample, SampleResult, Task, TestSuite};
+use wasmtime::Module;
+
+/// What every route gets from the evaluator: the sandbox, the limits and the caches.
+pub struct Context<'a> {
+    /// The sandbox.
+    pub sandbox: &'a Sandbox,
+    /// The sample's budget and the limits of each execution.
+    pub limits: Limits,
+    /// Limits of each compilation.
+    pub compile_limits: CompileLimits,
+    /// Where compiled modules' machine code is cached.
+    pub module_cache: &'a Path,
+}
+
+/// One language's way from a sample to executions and verdicts.
+pub trait LanguageRoute: Sync {
+    /// Runs and judges the suites the guest judges itself or reports on (`assertions`,
+    /// `alternatives`, `calls`; never `io`) into `log`. Returns the `alternatives` sets shown, if any.
+    fn run_case_suites(
+        &self,
+        cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> anyhow::Result<Option<String>>;
+
+    /// The whole program, prepared to run `io` cases (compiled, or the interpreter with the
+    /// program as a script), or the outcome every `io` case gets when it cannot be built.
+    fn whole_program(
+        &self,
+        cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+    ) -> anyhow::Result<Result<Program, Outcome>>;
+}
+
+/// A module ready to run, with how it is started. Each execution adds its stdin and, when the
+/// program has one, a fresh, empty writable `/tmp` ([`execute`]): no execution sees another's files.
+pub struct Program {
+    /// The module to run.
+    pub module: Module,
+    /// How it is entered.
+    pub entry: Entry,
+    /// Arguments, environment and read-only folders.
+    pub invocation: Invocation,
+    /// Whether each execution gets a fresh, empty, writable `/tmp` (the JavaScript guest has no
+    /// file API, so it gets none).
+    pub scratch: bool,
+    /// For an interpreter guest, its name: the guest is ours, so its not starting within
+    /// `--memory` is a setting's fault and a host error, not the sample's verdict.
+    pub interpreter: Option<&'static str>,
+    /// The job folder the invocation preopens, removed with the program.
+    pub job: Option<tempfile::TempDir>,
+}
+
+/// Evaluates `sample` of `task` by `route`: its case suites, then its `io` suites, into one result
+/// with the sample's static metrics. `Err` only when the host fails.
+pub fn evaluate(
+    route: &dyn LanguageRoute,
+    cx: &Context<'_>,
+    task: &Task,
+    sample: &Sample,
+) -> anyhow::Result<SampleResult> {
+    let mut log = CaseLog::new();
+    let alternative = route.run_case_suites(cx, task, sample, &mut log)?;
+    if has_io_suites(task) {
+        match route.whole_program(cx, task, sample)? {
+            Ok(program) => run_io_suites(cx, &program, task, &mut log)?,
+            Err(outcome) => log.fail_all(io_case_names(task).iter().map(String::as_str), &outcome),
+        }
+    }
+    let base = SampleResult {
+        task_id: task.id.clone(),
+        ..SampleResult::for_sample(sample)
+    };
+    Ok(SampleResult {
+        alternative,
+        code_metrics: analysis::analyze(task.language, &sample.program(task)),
+        ..log.finish(base)
+    })
+}
+
+/// Runs `program` once with `stdin` and a fresh `/tmp`, within what is left of the sample's
+/// budget after the executions in `log`.
+pub fn execute(
+    cx: &Context<'_>,
+    program: &Program,
+    extra_args: &[&str],
+    stdin: Vec<u8>,
+    log: &CaseLog,
+) -> anyhow::Result<Execution> {
+    let mut invocation = program.invocation.clone();
+    invocation
+        .args
+        .extend(extra_args.iter().map(|a| a.to_string()));
+    invocation.stdin = stdin;
+    // Removed when this execution is over.
+    let scratch = match program.scratch {
+        true => Some(temp_folder(Folder::Scratch)?),
+        false => None,
+    };
+    if let Some(scratch) = &scratch {
+        invocation.preopens.push(Preopen {
+            host: scratch.path().to_owned(),
+            guest: "/tmp".into(),
+            writable: true,
+        });
+    }
+    let limits = remaining(&cx.limits, log);
+    let execution = cx
+        .sandbox
+        .run(&program.module, program.entry, &invocation, &limits)?;
+    if let (Exit::MemoryAtStart(error), Some(name)) = (&execution.exit, program.interpreter) {
+        anyhow::bail!(
+            "the {name} interpreter cannot start within --memory {} bytes: {error}",
+            limits.memory
+        );
+    }
+    Ok(execution)
+}
+
+/// The limits of the next execution of a sample: its fuel and wall-clock budgets less what its
+/// earlier executions used (`--fuel` and `--timeout` are per sample, shared by its cases, as the
+/// Python harness's single run always had them).
+fn remaining(limits: &Limits, log: &CaseLog) -> Limits {
+    Limits {
+        fuel: limits.fuel.saturating_sub(log.fuel_used()),
+        timeout: limits.timeout.saturating_sub(log.wall_used()),
+        ..*limits
+    }
+}
+
+/// A fresh reporting token: 128 bits from the operating system's CSPRNG.
+pub fn fresh_token() -> anyhow::Result<Token> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|error| anyhow::anyhow!("cannot read the system's randomness: {error}"))?;
+    Ok(Token::from_random_bytes(bytes))
+}
+
+/// Whether the task has `io` suites.
+pub fn has_io_suites(task: &Task) -> bool {
+    task.tests.iter().any(|s| matches!(s, TestSuite::Io { .. }))
+}
+
+/// The names of every `io` case of `task`, in order.
+fn io_case_names(task: &Task) -> Vec<String> {
+    task.tests
+        .iter()
+        .filter_map(|suite| match suite {
+            TestSuite::Io { group, cases, .. } => {
+                Some(cases.iter().map(move |case| case_name(group, &case.name)))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Runs every `io` case of `task` with `program`: the whole program on the case's stdin, each in
+/// its own execution, judged by the suite's comparison.
+pub fn run_io_suites(
+    cx: &Context<'_>,
+    program: &Program,
+    task: &Task,
+    log: &mut CaseLog,
+) -> anyhow::Result<()> {
+    for suite in &task.tests {
+        let TestSuite::Io {
+            group,
+            compare,
+            tolerance,
+            cases,
+        } = suite
+        else {
+            continue;
+        };
+        for case in cases {
+            let name = case_name(group, &case.name);
+            if let Some(skipped) = log.not_run(&name) {
+                log.push(skipped);
+                continue;
+            }
+            let execution = execute(cx, program, &[], case.stdin.clone().into_bytes(), log)?;
+            let outcome = judge_io_case(&execution, case, *compare, *tolerance);
+            let stdout = String::from_utf8_lossy(&execution.output.stdout);
+            log.record(&name, &execution, &stdout, outcome);
+        }
+    }
+    Ok(())
+}

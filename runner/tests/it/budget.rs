@@ -1,0 +1,63 @@
+//! `--fuel` and `--timeout` are a sample's budget, shared by all its executions: cases that each fit
+//! the budget but together do not end with the budget spent, never with a fresh budget per case.
+//! And every execution gets its own empty `/tmp`.
+
+use crate::support::{case_verdicts, fixture, results, run};
+
+/// The fixture's samples: a JavaScript sample (one execution per assertion case) and a Python
+/// sample of `io` cases (one execution each), three equal cases each.
+const SHARED: [usize; 2] = [0, 1];
+
+#[test]
+fn a_samples_cases_share_one_fuel_budget() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("budget");
+    let roomy = work.path().join("roomy");
+    run(&tasks, &samples, &roomy, &["--jobs", "2"]);
+    let roomy = results(&roomy);
+    for index in SHARED {
+        assert_eq!(
+            case_verdicts(&roomy[index]),
+            ["passed"; 3],
+            "{}",
+            roomy[index]
+        );
+        // Three equal executions; four fifths of their total leaves room for two, not three.
+        let total = roomy[index]["fuel"].as_u64().unwrap();
+        let budget = total * 4 / 5;
+        let out = work.path().join(format!("tight-{index}"));
+        run(&tasks, &samples, &out, &["--fuel", &budget.to_string()]);
+        let tight = &results(&out)[index];
+        assert_eq!(
+            case_verdicts(tight),
+            ["passed", "passed", "timeout"],
+            "budget {budget} of {total}: {tight}"
+        );
+        assert_eq!(tight["timeout_cause"], "fuel");
+        assert!(tight["fuel"].as_u64().unwrap() <= budget, "{tight}");
+        // Less than one case's share: the first runs out, the others are not run.
+        let out = work.path().join(format!("tiny-{index}"));
+        run(
+            &tasks,
+            &samples,
+            &out,
+            &["--fuel", &(total / 4).to_string()],
+        );
+        let tiny = &results(&out)[index];
+        assert_eq!(case_verdicts(tiny), ["timeout"; 3], "{tiny}");
+        assert!(tiny["cases"][2]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not run: "));
+    }
+}
+
+#[test]
+fn every_execution_gets_a_fresh_tmp() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("budget");
+    run(&tasks, &samples, work.path(), &[]);
+    let fresh = &results(work.path())[2];
+    // The second case would print `seen` had it found the first case's file.
+    assert_eq!(case_verdicts(fresh), ["passed", "passed"], "{fresh}");
+}
