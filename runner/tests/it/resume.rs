@@ -105,6 +105,32 @@ fn resuming_with_other_limits_is_refused() {
     let output = run_command(&tasks, &samples, &out, &other_fuel)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("pass --fresh"));
+    // The user's to fix: exit 2, saying what differs and what to do.
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("a run with other limits;"), "{stderr}");
+    assert!(stderr.contains("pass --fresh"), "{stderr}");
+}
+
+#[test]
+fn a_run_manifest_names_the_compilers_its_modules_come_from() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("compiled");
+    run(&tasks, &samples, work.path(), &[]);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("run.json")).unwrap())
+            .unwrap();
+    // A resumed run after a compiler or sysroot change is refused, as for a changed guest.
+    assert!(
+        manifest["rust_compiler"]
+            .as_str()
+            .is_some_and(|v| v.contains("rustc")),
+        "{manifest}"
+    );
+    assert!(
+        manifest["c_compiler"]
+            .as_str()
+            .is_some_and(|v| v.contains("clang") && v.contains("sysroot")),
+        "{manifest}"
+    );
 }
