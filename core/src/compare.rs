@@ -192,107 +192,6 @@ fn excerpt(text: &str) -> String {
     format!("{shown:?}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use Comparison::*;
-
-    #[test]
-    fn exact_ignores_one_trailing_newline_only() {
-        assert_eq!(compare_output("1 2\n", "1 2", Exact, 0.0), Ok(()));
-        assert_eq!(
-            compare_output("1 2\n", "1  2\n", Exact, 0.0),
-            Err("line 1: expected \"1 2\", got \"1  2\"".into())
-        );
-        assert_eq!(
-            compare_output("a\nb\n", "a\n", Exact, 0.0),
-            Err("line 2: expected \"b\", got end of output".into())
-        );
-        assert_eq!(
-            compare_output("a\n", "a\nb\n", Exact, 0.0),
-            Err("line 2: expected end of output, got \"b\"".into())
-        );
-    }
-
-    #[test]
-    fn whitespace_compares_tokens() {
-        assert_eq!(
-            compare_output("1 2\n3", " 1\t2 3\n\n", Whitespace, 0.0),
-            Ok(())
-        );
-        assert_eq!(
-            compare_output("1 2 3", "1 2 4", Whitespace, 0.0),
-            Err("token 3: expected \"3\", got \"4\"".into())
-        );
-        assert_eq!(
-            compare_output("1.0", "1", Whitespace, 0.1),
-            Err("token 1: expected \"1.0\", got \"1\"".into())
-        );
-    }
-
-    #[test]
-    fn epsilon_accepts_close_numbers_only() {
-        assert_eq!(
-            compare_output("0.333333", "0.3333333333", Epsilon, 1e-5),
-            Ok(())
-        );
-        assert_eq!(
-            compare_output("mean 2.5", "mean 2.500001", Epsilon, 1e-5),
-            Ok(())
-        );
-        assert!(compare_output("0.3333", "0.3334", Epsilon, 1e-5).is_err());
-        // Relative tolerance for large values.
-        assert_eq!(
-            compare_output("1e12", "1000000000001", Epsilon, 1e-5),
-            Ok(())
-        );
-        assert!(compare_output("nan", "nan2", Epsilon, 1e-5).is_err());
-        assert_eq!(compare_output("inf", "inf", Epsilon, 1e-5), Ok(()));
-        assert!(compare_output("inf", "1e400", Epsilon, 1e-5).is_err());
-        assert!(compare_output("yes", "no", Epsilon, 1e-5).is_err());
-    }
-
-    #[test]
-    fn values_compare_by_structure_and_numbers_by_value() {
-        use serde_json::json;
-        assert_eq!(
-            compare_values(&json!([1, 2.0]), &json!([1.0, 2]), 0.0),
-            Ok(())
-        );
-        assert_eq!(
-            compare_values(&json!({"$tuple": [1, 2]}), &json!([1, 2]), 0.0),
-            Err("expected {\"$tuple\":[1,2]}, got [1,2]".into())
-        );
-        assert_eq!(
-            compare_values(
-                &json!([{"a": 1}, {"a": 2}]),
-                &json!([{"a": 1}, {"a": 3}]),
-                0.0
-            ),
-            Err("[1].a: expected 2, got 3".into())
-        );
-        assert!(compare_values(&json!(0.1), &json!(0.10000001), 0.0).is_err());
-        assert_eq!(
-            compare_values(&json!(0.1), &json!(0.10000001), 1e-6),
-            Ok(())
-        );
-        assert!(compare_values(&json!(true), &json!(1), 0.0).is_err());
-        assert!(compare_values(&json!(null), &json!("None"), 0.0).is_err());
-        assert_eq!(
-            compare_values(&json!(u64::MAX), &json!(u64::MAX), 0.0),
-            Ok(())
-        );
-    }
-
-    #[test]
-    fn long_tokens_are_shortened_in_messages() {
-        let long = "x".repeat(200);
-        let message = compare_output("y", &long, Whitespace, 0.0).unwrap_err();
-        assert!(message.len() < 100, "{message}");
-        assert!(message.ends_with("…\""), "{message}");
-    }
-}
-
 /// The tags of Python values JSON lacks; a one-key object with one of these keys is a tag.
 const TAGS: [&str; 4] = ["$tuple", "$set", "$dict", "$float"];
 
@@ -392,5 +291,106 @@ fn order(a: &Value, b: &Value) -> Ordering {
                 .unwrap_or_else(|| a.len().cmp(&b.len()))
         }
         _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Comparison::*;
+
+    #[test]
+    fn exact_ignores_one_trailing_newline_only() {
+        assert_eq!(compare_output("1 2\n", "1 2", Exact, 0.0), Ok(()));
+        assert_eq!(
+            compare_output("1 2\n", "1  2\n", Exact, 0.0),
+            Err("line 1: expected \"1 2\", got \"1  2\"".into())
+        );
+        assert_eq!(
+            compare_output("a\nb\n", "a\n", Exact, 0.0),
+            Err("line 2: expected \"b\", got end of output".into())
+        );
+        assert_eq!(
+            compare_output("a\n", "a\nb\n", Exact, 0.0),
+            Err("line 2: expected end of output, got \"b\"".into())
+        );
+    }
+
+    #[test]
+    fn whitespace_compares_tokens() {
+        assert_eq!(
+            compare_output("1 2\n3", " 1\t2 3\n\n", Whitespace, 0.0),
+            Ok(())
+        );
+        assert_eq!(
+            compare_output("1 2 3", "1 2 4", Whitespace, 0.0),
+            Err("token 3: expected \"3\", got \"4\"".into())
+        );
+        assert_eq!(
+            compare_output("1.0", "1", Whitespace, 0.1),
+            Err("token 1: expected \"1.0\", got \"1\"".into())
+        );
+    }
+
+    #[test]
+    fn epsilon_accepts_close_numbers_only() {
+        assert_eq!(
+            compare_output("0.333333", "0.3333333333", Epsilon, 1e-5),
+            Ok(())
+        );
+        assert_eq!(
+            compare_output("mean 2.5", "mean 2.500001", Epsilon, 1e-5),
+            Ok(())
+        );
+        assert!(compare_output("0.3333", "0.3334", Epsilon, 1e-5).is_err());
+        // Relative tolerance for large values.
+        assert_eq!(
+            compare_output("1e12", "1000000000001", Epsilon, 1e-5),
+            Ok(())
+        );
+        assert!(compare_output("nan", "nan2", Epsilon, 1e-5).is_err());
+        assert_eq!(compare_output("inf", "inf", Epsilon, 1e-5), Ok(()));
+        assert!(compare_output("inf", "1e400", Epsilon, 1e-5).is_err());
+        assert!(compare_output("yes", "no", Epsilon, 1e-5).is_err());
+    }
+
+    #[test]
+    fn values_compare_by_structure_and_numbers_by_value() {
+        use serde_json::json;
+        assert_eq!(
+            compare_values(&json!([1, 2.0]), &json!([1.0, 2]), 0.0),
+            Ok(())
+        );
+        assert_eq!(
+            compare_values(&json!({"$tuple": [1, 2]}), &json!([1, 2]), 0.0),
+            Err("expected {\"$tuple\":[1,2]}, got [1,2]".into())
+        );
+        assert_eq!(
+            compare_values(
+                &json!([{"a": 1}, {"a": 2}]),
+                &json!([{"a": 1}, {"a": 3}]),
+                0.0
+            ),
+            Err("[1].a: expected 2, got 3".into())
+        );
+        assert!(compare_values(&json!(0.1), &json!(0.10000001), 0.0).is_err());
+        assert_eq!(
+            compare_values(&json!(0.1), &json!(0.10000001), 1e-6),
+            Ok(())
+        );
+        assert!(compare_values(&json!(true), &json!(1), 0.0).is_err());
+        assert!(compare_values(&json!(null), &json!("None"), 0.0).is_err());
+        assert_eq!(
+            compare_values(&json!(u64::MAX), &json!(u64::MAX), 0.0),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn long_tokens_are_shortened_in_messages() {
+        let long = "x".repeat(200);
+        let message = compare_output("y", &long, Whitespace, 0.0).unwrap_err();
+        assert!(message.len() < 100, "{message}");
+        assert!(message.ends_with("…\""), "{message}");
     }
 }
