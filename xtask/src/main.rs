@@ -3,6 +3,7 @@
 
 mod pins;
 mod site;
+mod tidy;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
