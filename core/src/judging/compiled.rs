@@ -1,15 +1,279 @@
 //! C, C++ and Rust assertion programs: the candidate followed by one case's test code, compiled
-//! into one module and judged by how the process ended.
+//! into one module and judged by how the process ended and by its end-of-tests line.
+//!
+//! The candidate shares the process with the test, so its exit code alone proves nothing: a
+//! candidate calling `exit(0)` would pass every case. [`assertion_program`] therefore instruments
+//! the test (trusted code): the test's `main` writes `\n<token> end\n` when it reaches its end,
+//! where the token is the program's `argv[1]`, fresh per run and never in the module (so the
+//! compiled module stays cacheable). A case passes only with that line and exit code 0.
+//!
+//! - C and C++: a call to `__wasmeval_end_of_tests()` (a support object,
+//!   `guests/cxx/end_of_tests.c`, which also defines a strong `__assert_fail`) goes before every
+//!   `return` of the test's `main` and before its closing brace; before the test, `main`,
+//!   `assert` and `NDEBUG` are undefined and `<assert.h>` included again, so the candidate's
+//!   macros cannot rename the test's `main` or disable its asserts.
+//! - Rust: the test's `fn main` becomes `fn __wasmeval_test_main`, called by a `main` of ours that
+//!   then writes the line; the test's macros are called by their full paths (`::std::assert_eq!`)
+//!   so a candidate's `macro_rules!` cannot shadow them.
+//!
+//! What stays forgeable: a candidate that reads its own argv and writes the line itself, then
+//! exits, knowing this protocol. Such cases are judged in the guest, and results say so; `calls`
+//! cases, judged on the host, are not forgeable this way.
 
+use super::token::Token;
 use super::{excerpt, Execution, Outcome};
 use crate::results::Verdict;
+use crate::task::Language;
 
-/// The verdict of a compiled assertion program: exit 0 passes; a failed assertion (`assert!`
-/// panics, C's `assert` aborts, both saying so on stderr) is a wrong answer; other ends as for any
-/// execution.
-pub fn judge_assertion_program(execution: &Execution) -> Outcome {
+/// The C/C++ function that writes the end-of-tests line.
+const END_OF_TESTS: &str = "__wasmeval_end_of_tests";
+
+/// The source of one assertion program: the candidate, then the suite's setup and the case's
+/// test code, instrumented so that only a test `main` that reaches its end passes (see the
+/// module's documentation).
+pub fn assertion_program(language: Language, candidate: &str, setup: &str, test: &str) -> String {
+    match language {
+        Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
+        Language::Cpp => format!(
+            "{candidate}\n{}\nextern \"C\" void {END_OF_TESTS}(void);\n{setup}\n{}\n",
+            C_PRELUDE,
+            c_family_test(test)
+        ),
+        _ => format!(
+            "{candidate}\n{}\nvoid {END_OF_TESTS}(void);\n{setup}\n{}\n",
+            C_PRELUDE,
+            c_family_test(test)
+        ),
+    }
+}
+
+/// What goes between a C or C++ candidate and its test: the candidate's macros for the names
+/// the test relies on are undone.
+const C_PRELUDE: &str = "#undef main
+#undef assert
+#undef NDEBUG
+#undef __wasmeval_end_of_tests
+#include <assert.h>";
+
+/// C or C++ test code with the end-of-tests call before every `return` of its `main` and before
+/// main's closing brace. Without a `main`, the code is left as it is (it can then never pass).
+fn c_family_test(test: &str) -> String {
+    let Some((open, close)) = c_main_body(test) else {
+        return test.to_owned();
+    };
+    let call = format!("{END_OF_TESTS}(); ");
+    let mut out = String::with_capacity(test.len() + 256);
+    out.push_str(&test[..open]);
+    let body = &test[open..close];
+    let mut last = 0;
+    for at in code_words(body, "return") {
+        out.push_str(&body[last..at]);
+        // Braces keep `if (x) return 1;` one statement.
+        out.push_str(&format!("{{ {call}"));
+        let end = statement_end(body, at);
+        out.push_str(&body[at..end]);
+        out.push_str(" }");
+        last = end;
+    }
+    out.push_str(&body[last..]);
+    out.push_str(&call);
+    out.push_str(&test[close..]);
+    out
+}
+
+/// The byte range of the body of the first top-level `main` function's braces: from just after
+/// `{` to its matching `}`.
+fn c_main_body(code: &str) -> Option<(usize, usize)> {
+    let bytes = code.as_bytes();
+    for at in code_words(code, "main") {
+        let rest = code[at + 4..].trim_start();
+        if !rest.starts_with('(') {
+            continue;
+        }
+        let paren = code.len() - rest.len();
+        let close_paren = matching(bytes, paren, b'(', b')')?;
+        let after = code[close_paren + 1..].trim_start();
+        if !after.starts_with('{') {
+            continue;
+        }
+        let brace = code.len() - after.len();
+        let close = matching(bytes, brace, b'{', b'}')?;
+        return Some((brace + 1, close));
+    }
+    None
+}
+
+/// Where the `open` byte at `at` is closed, skipping strings, characters and comments.
+fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' | b'\'' => i = skip_literal(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
+            }
+            b if b == open => {
+                depth += 1;
+                i += 1;
+            }
+            b if b == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index after the string or character literal starting at `at` (a Rust lifetime, `'a`
+/// without a closing quote, is skipped as its quote alone).
+fn skip_literal(bytes: &[u8], at: usize) -> usize {
+    let quote = bytes[at];
+    let ident = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    if quote == b'\'' && ident(bytes.get(at + 1)) && bytes.get(at + 2) != Some(&b'\'') {
+        return at + 1;
+    }
+    let mut i = at + 1;
+    while i < bytes.len() && bytes[i] != quote {
+        i += if bytes[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    (from..bytes.len().saturating_sub(needle.len() - 1)).find(|&i| bytes[i..].starts_with(needle))
+}
+
+/// Where the statement starting at `at` ends: after its `;` (outside literals, parentheses and
+/// braces).
+fn statement_end(code: &str, at: usize) -> usize {
+    let bytes = code.as_bytes();
+    let mut depth = 0i32;
+    let mut i = at;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' | b'\'' => {
+                i = skip_literal(bytes, i);
+                continue;
+            }
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => depth -= 1,
+            b';' if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// The positions of `word` as a whole word in code, outside strings, characters and comments.
+fn code_words(code: &str, word: &str) -> Vec<usize> {
+    let bytes = code.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' | b'\'' => i = skip_literal(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
+            }
+            b if is_ident(b) => {
+                let start = i;
+                while i < bytes.len() && is_ident(bytes[i]) {
+                    i += 1;
+                }
+                if &code[start..i] == word {
+                    found.push(start);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// The macros of Rust test code called by their full paths, so that a candidate's
+/// `macro_rules!` of the same name (textually in scope before the test) does not replace them.
+const RUST_MACROS: [&str; 12] = [
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "unreachable",
+    "vec",
+    "format",
+    "println",
+    "matches",
+];
+
+/// Rust test code with its macros by full path and its `fn main` renamed, followed by the `main`
+/// that calls it and then writes the end-of-tests line.
+fn rust_test(test: &str) -> String {
+    let mut out = String::with_capacity(test.len() + 512);
+    let mut last = 0;
+    let bytes = test.as_bytes();
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for name in RUST_MACROS {
+        for at in code_words(test, name) {
+            let after = at + name.len();
+            let qualified = test[..at].ends_with("::");
+            if bytes.get(after) == Some(&b'!') && !qualified {
+                edits.push((at, after, format!("::std::{name}")));
+            }
+        }
+    }
+    for at in code_words(test, "main") {
+        if test[..at].trim_end().ends_with("fn") {
+            edits.push((at, at + 4, "__wasmeval_test_main".into()));
+        }
+    }
+    edits.sort();
+    for (start, end, replacement) in edits {
+        out.push_str(&test[last..start]);
+        out.push_str(&replacement);
+        last = end;
+    }
+    out.push_str(&test[last..]);
+    out.push_str(
+        "
+fn main() {
+    __wasmeval_test_main();
+    let token = ::std::env::args().nth(1).unwrap_or_default();
+    let mut out = ::std::io::stdout();
+    let line = ::std::format!(\"\\n{token} end\\n\");
+    let _ = ::std::io::Write::write_all(&mut out, line.as_bytes());
+    let _ = ::std::io::Write::flush(&mut out);
+}
+",
+    );
+    out
+}
+
+/// The verdict of a compiled assertion program: exit 0 with the end-of-tests line passes; exit 0
+/// without it cut the tests short; a failed assertion (`assert!` panics, C's `assert` traps, both
+/// saying so on stderr) is a wrong answer; other ends as for any execution.
+pub fn judge_assertion_program(execution: &Execution, token: &Token) -> Outcome {
     let Some(outcome) = Outcome::of_abnormal_end(execution) else {
-        return Outcome::passed();
+        let stdout = String::from_utf8_lossy(&execution.output.stdout);
+        return match token.scan(&stdout).lines.as_slice() {
+            ["end"] => Outcome::passed(),
+            _ => Outcome::of_cut_short(execution),
+        };
     };
     if outcome.verdict != Verdict::RuntimeError {
         return outcome;
@@ -37,30 +301,85 @@ pub fn judge_assertion_program(execution: &Execution) -> Outcome {
 mod tests {
     use super::*;
     use crate::judging::tests::execution;
+    use crate::judging::token::tests::token;
     use crate::judging::Exit;
 
-    fn ended(exit: Exit, stderr: &str) -> Outcome {
-        let mut run = execution(exit, "");
+    fn ended(exit: Exit, stdout: &str, stderr: &str) -> Outcome {
+        let mut run = execution(exit, stdout);
         run.output.stderr = stderr.as_bytes().to_vec();
-        judge_assertion_program(&run)
+        judge_assertion_program(&run, &token())
+    }
+
+    fn end_line() -> String {
+        format!("out\n\n{} end\n", token().as_str())
+    }
+
+    #[test]
+    fn only_a_test_that_reached_its_end_passes() {
+        assert_eq!(ended(Exit::Code(0), &end_line(), "").verdict, Verdict::Passed);
+        // exit(0) from the candidate: no end line.
+        let early = ended(Exit::Code(0), "all good\n", "");
+        assert_eq!(early.verdict, Verdict::RuntimeError);
+        assert_eq!(
+            early.message.as_deref(),
+            Some("the program exited (code 0) before its tests finished")
+        );
+        let forged = "\nwasmeval-ffffffffffffffffffffffffffffffff end\n";
+        assert_eq!(ended(Exit::Code(0), forged, "").verdict, Verdict::RuntimeError);
+        // The line, then a failing exit code: the test's main returned non-zero.
+        assert_eq!(ended(Exit::Code(1), &end_line(), "").verdict, Verdict::RuntimeError);
     }
 
     #[test]
     fn assertions_are_wrong_answers_and_panics_runtime_errors() {
-        assert_eq!(ended(Exit::Code(0), "").verdict, Verdict::Passed);
         let failed = ended(
             Exit::Trap("unreachable".into()),
-            "main: main.c:9: int main(): Assertion `f(1) == 2' failed.\n",
+            "",
+            "Assertion failed: f(1) == 2 (main.cpp: main: 9)\n",
         );
         assert_eq!(failed.verdict, Verdict::WrongAnswer);
         let rust = ended(
             Exit::Code(101),
+            "",
             "thread 'main' panicked at src/main.rs:3:5:\nindex out of bounds\n",
         );
         assert_eq!(
             (rust.verdict, rust.message.as_deref()),
             (Verdict::RuntimeError, Some("panicked: index out of bounds"))
         );
-        assert_eq!(ended(Exit::OutOfFuel, "assert").verdict, Verdict::Timeout);
+        assert_eq!(ended(Exit::OutOfFuel, "", "assert").verdict, Verdict::Timeout);
+    }
+
+    #[test]
+    fn a_c_family_test_main_ends_with_the_end_of_tests_call_before_each_return() {
+        let test = "int helper() { return 2; }\nint main(){\n    assert (f(1) == 2);\n    if (x) return 1;\n    puts(\"return\"); // return\n    return 0;\n}\n";
+        let program = assertion_program(Language::Cpp, "int f(int);", "", test);
+        assert!(program.contains("extern \"C\" void __wasmeval_end_of_tests(void);"));
+        assert!(program.contains("#undef main\n#undef assert\n#undef NDEBUG"));
+        // The helper's return is not main's; strings and comments are left alone.
+        assert!(program.contains("int helper() { return 2; }"));
+        assert!(program.contains("if (x) { __wasmeval_end_of_tests(); return 1; }"));
+        assert!(program.contains("puts(\"return\"); // return"));
+        assert!(program.contains("{ __wasmeval_end_of_tests(); return 0; }\n__wasmeval_end_of_tests(); }"));
+        // Without a main, nothing to instrument: such a program cannot pass.
+        assert_eq!(c_family_test("int x;"), "int x;");
+        let c = assertion_program(Language::C, "", "", "int main(void) { assert(1); }");
+        assert!(c.contains("\nvoid __wasmeval_end_of_tests(void);"));
+        assert!(c.ends_with("assert(1); __wasmeval_end_of_tests(); }\n"));
+    }
+
+    #[test]
+    fn a_rust_test_calls_its_macros_by_path_and_its_main_is_ours() {
+        let test = "mod tests { use super::*; pub fn t<'a>(x: &'a str) { assert_eq!(f(1), vec![2]); ::std::assert!(true); } }\nfn main() { tests::t(\"assert!(no)\"); }";
+        let program = assertion_program(Language::Rust, "fn f(x: i32) -> Vec<i32> { vec![x] }", "", test);
+        assert!(program.contains("::std::assert_eq!(f(1), ::std::vec![2]);"));
+        assert!(program.contains("::std::assert!(true)"));
+        assert!(!program.contains("::std::::std"));
+        // Strings are not code.
+        assert!(program.contains("\"assert!(no)\""));
+        assert!(program.contains("fn __wasmeval_test_main() { tests::t("));
+        assert!(program.contains("fn main() {\n    __wasmeval_test_main();"));
+        // The candidate's own macros are untouched.
+        assert!(program.starts_with("fn f(x: i32) -> Vec<i32> { vec![x] }"));
     }
 }

@@ -1,12 +1,14 @@
 //! C, C++ and Rust samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
 //! modules: each assertion case is its own program (the candidate followed by the case's code,
-//! judged by `wasmeval_core::judging::compiled`), and one build of the candidate runs the `io` cases.
+//! instrumented and judged by `wasmeval_core::judging::compiled`: it passes only when the test's
+//! `main` reaches its end and writes the run's token), and one build of the candidate runs the
+//! `io` cases.
 
-use super::{execute, Context, LanguageRoute, Program};
+use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
-use wasmeval_core::judging::compiled::judge_assertion_program;
+use wasmeval_core::judging::compiled::{assertion_program, judge_assertion_program};
 use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task, Verdict};
 
@@ -19,19 +21,22 @@ impl LanguageRoute for Toolchains {
         log: &mut CaseLog,
     ) -> anyhow::Result<Option<String>> {
         let candidate = sample.program(task);
+        let token = fresh_token()?;
         for (setup, case) in task.assertion_cases() {
             if let Some(skipped) = log.not_run(&case.name) {
                 log.push(skipped);
                 continue;
             }
-            let source = format!("{candidate}\n{setup}\n{}\n", case.code);
+            let source = assertion_program(task.language, &candidate, setup, &case.code);
             match build(self, cx, task, &source)? {
                 Err(outcome) => log.push(outcome.into_case(case.name.as_str())),
                 Ok(program) => {
-                    let execution = execute(cx, &program, &[], Vec::new(), log)?;
-                    let outcome = judge_assertion_program(&execution);
+                    // The token reaches the program as argv[1], at run time: not in the module.
+                    let execution = execute(cx, &program, &[token.as_str()], Vec::new(), log)?;
+                    let outcome = judge_assertion_program(&execution, &token);
                     let stdout = String::from_utf8_lossy(&execution.output.stdout);
-                    log.record(&case.name, &execution, &stdout, outcome);
+                    let own_output = token.scan(&stdout).own_output;
+                    log.record(&case.name, &execution, &own_output, outcome);
                 }
             }
         }

@@ -59,6 +59,9 @@ pub const EXCEPTIONS_C: &str = include_str!("../../../guests/cxx/exceptions.c");
 /// glibc's `rand`, `srand` and `rand_r` sequences, which tests written on Linux rely on.
 pub const RAND_C: &str = include_str!("../../../guests/cxx/rand.c");
 
+/// The end-of-tests line of assertion programs and a strong `__assert_fail` (C and C++).
+pub const END_OF_TESTS_C: &str = include_str!("../../../guests/cxx/end_of_tests.c");
+
 /// Placeholder for the project sysroot in [`flags`]: the cache key must not depend on where the
 /// cache folder is.
 pub const SYSROOT_PLACEHOLDER: &str = "<sysroot>";
@@ -129,7 +132,7 @@ pub fn flags(language: Language) -> Vec<String> {
 pub fn sysroot_name() -> String {
     let mut hasher = Sha256::new();
     for part in [
-        "wasmeval clang sysroot v2",
+        "wasmeval clang sysroot v3",
         LLVM_DIR,
         WASI_INCLUDE,
         WASI_LIB,
@@ -138,6 +141,7 @@ pub fn sysroot_name() -> String {
         OPENSSL_MD5_H,
         EXCEPTIONS_C,
         RAND_C,
+        END_OF_TESTS_C,
     ] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
@@ -186,11 +190,17 @@ pub struct Support {
 }
 
 /// The support objects, in link order.
-pub const SUPPORT: [Support; 2] = [
+pub const SUPPORT: [Support; 3] = [
     Support {
         source: "wasmeval/rand.c",
         object: "wasmeval/rand.o",
         contents: RAND_C,
+        for_c: true,
+    },
+    Support {
+        source: "wasmeval/end_of_tests.c",
+        object: "wasmeval/end_of_tests.o",
+        contents: END_OF_TESTS_C,
         for_c: true,
     },
     Support {

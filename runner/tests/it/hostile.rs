@@ -1,13 +1,20 @@
 //! The hostile corpora (tests/hostile/{python,rust,c,cpp}): every program gets the verdict its
 //! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
-//! `toolchain.rs`; here their run-time programs go through `wasmeval run`.
+//! `toolchain.rs`; here their run-time programs go through `wasmeval run`, against the io task
+//! (`task.json`), and their `as_*` programs, candidates that try to pass assertion tests without
+//! solving them, against the assertion task (`assertion_task.json`).
 
 use crate::support::{hostile_corpus as corpus, repo, results, run, Hostile};
 use serde_json::{json, Value};
 
 /// Runs `programs` as solutions of the corpus's `task.json` and checks every header.
 pub(crate) fn check_corpus(language: &str, programs: &[Hostile], minimum: usize) {
+    check_corpus_against(language, "task.json", programs, minimum)
+}
+
+/// Runs `programs` as solutions of the corpus's task in `task_file` and checks every header.
+fn check_corpus_against(language: &str, task_file: &str, programs: &[Hostile], minimum: usize) {
     assert!(
         programs.len() >= minimum,
         "the {language} corpus shrank to {} programs",
@@ -27,7 +34,7 @@ pub(crate) fn check_corpus(language: &str, programs: &[Hostile], minimum: usize)
             repo()
                 .join("tests/hostile")
                 .join(language)
-                .join("task.json"),
+                .join(task_file),
         )
         .unwrap(),
     )
@@ -113,12 +120,35 @@ fn every_hostile_python_program_gets_its_expected_verdict_and_the_host_is_untouc
 }
 
 /// The programs of a compiled language's corpus that are about run time (`ct_*` ones are about
-/// compile time and are checked in `toolchain.rs`).
+/// compile time and are checked in `toolchain.rs`; `as_*` ones attack the assertion task).
 fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
     corpus(language, ext, "//")
         .into_iter()
-        .filter(|p| !p.name.starts_with("ct_"))
+        .filter(|p| !p.name.starts_with("ct_") && !p.name.starts_with("as_"))
         .collect()
+}
+
+/// The `as_*` programs of a compiled language's corpus: candidates for `assertion_task.json`.
+fn assertion_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+    corpus(language, ext, "//")
+        .into_iter()
+        .filter(|p| p.name.starts_with("as_"))
+        .collect()
+}
+
+#[test]
+fn no_c_program_passes_assertion_tests_by_exiting_or_disabling_them() {
+    check_corpus_against("c", "assertion_task.json", &assertion_corpus("c", "c"), 7);
+}
+
+#[test]
+fn no_cpp_program_passes_assertion_tests_by_exiting_or_disabling_them() {
+    check_corpus_against("cpp", "assertion_task.json", &assertion_corpus("cpp", "cpp"), 13);
+}
+
+#[test]
+fn no_rust_program_passes_assertion_tests_by_exiting_or_shadowing_them() {
+    check_corpus_against("rust", "assertion_task.json", &assertion_corpus("rust", "rs"), 7);
 }
 
 #[test]
