@@ -127,13 +127,25 @@ fn compare_values_at(
     };
     match (expected, actual) {
         (Value::Number(e), Value::Number(a)) => {
-            let same = match (e.as_i64(), a.as_i64(), e.as_u64(), a.as_u64()) {
-                (Some(e), Some(a), _, _) => e == a,
-                (_, _, Some(e), Some(a)) => e == a,
-                _ => match (e.as_f64(), a.as_f64()) {
-                    (Some(e), Some(a)) => e == a || (e - a).abs() <= tolerance,
-                    _ => false,
-                },
+            let int = |n: &serde_json::Number| {
+                n.as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from))
+            };
+            let (ef, af) = (
+                e.as_f64().unwrap_or(f64::NAN),
+                a.as_f64().unwrap_or(f64::NAN),
+            );
+            let same = match (int(e), int(a)) {
+                (Some(e), Some(a)) => e == a || (e - a).unsigned_abs() as f64 <= tolerance,
+                // An integer and a float are equal exactly when their values are, as Python's
+                // `==` says (2.3416728348467684e16 is not 23416728348467685, though converting
+                // the integer to a float would make them so); a tolerance compares as floats.
+                (Some(i), None) | (None, Some(i)) if tolerance == 0.0 => {
+                    let f = if int(e).is_some() { af } else { ef };
+                    f.fract() == 0.0 && f.abs() < 1.7e38 && f as i128 == i
+                }
+                _ => ef == af || (ef - af).abs() <= tolerance,
             };
             if same {
                 Ok(())
@@ -379,6 +391,21 @@ mod tests {
             Ok(())
         );
         assert!(compare_values(&json!(true), &json!(1), 0.0).is_err());
+        // An integer equals a float only when their values are equal, as in Python.
+        assert!(compare_values(
+            &json!(23416728348467685i64),
+            &json!(2.3416728348467684e16),
+            0.0
+        )
+        .is_err());
+        assert!(compare_values(&json!(4), &json!(4.0), 0.0).is_ok());
+        assert!(compare_values(&json!(4.5), &json!(4), 0.0).is_err());
+        assert!(compare_values(
+            &json!(23416728348467685i64),
+            &json!(2.3416728348467684e16),
+            1e-6
+        )
+        .is_ok());
         assert!(compare_values(&json!(null), &json!("None"), 0.0).is_err());
         assert_eq!(
             compare_values(&json!(u64::MAX), &json!(u64::MAX), 0.0),

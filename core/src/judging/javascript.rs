@@ -4,9 +4,9 @@
 //! `assertion` before exiting on an uncaught `AssertionError`, and `value <json>` with a `calls`
 //! case's return value, which the host compares with the expected value.
 
+use super::calls::Expected;
 use super::token::Token;
 use super::{excerpt, Execution, Outcome};
-use crate::compare::{canonical, compare_values};
 use crate::results::Verdict;
 
 /// The first line of the uncaught exception the guest printed on stderr (`Uncaught ...`), or the
@@ -49,13 +49,8 @@ pub fn judge_assertion(execution: &Execution, token: &Token) -> Outcome {
     }
 }
 
-/// A calls case: the value after the token's `value` line, compared on the host with `expected`.
-pub fn judge_call(
-    execution: &Execution,
-    token: &Token,
-    expected: &serde_json::Value,
-    tolerance: f64,
-) -> Outcome {
+/// A calls case: the value after the token's `value` line, judged on the host by `expected`.
+pub fn judge_call(execution: &Execution, token: &Token, expected: &Expected) -> Outcome {
     if let Some(outcome) = abnormal(execution) {
         return outcome;
     }
@@ -72,10 +67,7 @@ pub fn judge_call(
         );
     };
     match serde_json::from_str::<serde_json::Value>(value) {
-        Ok(value) => match compare_values(&canonical(expected), &canonical(&value), tolerance) {
-            Ok(()) => Outcome::passed(),
-            Err(difference) => Outcome::new(Verdict::WrongAnswer, excerpt(&difference)),
-        },
+        Ok(value) => expected.judge(&value),
         Err(_) => Outcome::new(
             Verdict::HarnessError,
             "the guest reported a value that is not JSON",
@@ -169,14 +161,15 @@ mod tests {
     #[test]
     fn a_call_is_judged_on_the_host_from_its_one_value_line() {
         let t = token();
-        let judge = |stdout: &str| {
-            judge_call(
-                &execution(Exit::Code(0), stdout),
-                &t,
-                &json!({"$set": [1, 2]}),
-                0.0,
-            )
+        let case = crate::task::CallCase {
+            name: "c".into(),
+            args: Vec::new(),
+            expected: json!({"$set": [1, 2]}),
+            check: crate::task::CallCheck::Equals,
+            tolerance: None,
         };
+        let expected = Expected::of(&case, 0.0, super::super::calls::Truthiness::JavaScript);
+        let judge = |stdout: &str| judge_call(&execution(Exit::Code(0), stdout), &t, &expected);
         assert_eq!(
             judge(&line(r#"value {"$set":[2,1]}"#)).verdict,
             Verdict::Passed

@@ -8,12 +8,14 @@
 //! ([`Verdict::of_cases`]). It is pure (no I/O, no wasmtime) so that the browser's runner judges with
 //! the same code as the command line.
 //!
+//! - [`calls`]: a `calls` case's returned value against its expected value or condition.
 //! - [`token`]: the per-run secret that authenticates a guest's report lines, and their scanning.
 //! - [`python`]: the Python harness's input and its report protocol.
 //! - [`javascript`]: the JavaScript guest's token lines.
 //! - [`compiled`]: C, C++ and Rust assertion programs.
 //! - [`io`]: an `io` case's output against its expected output.
 
+pub mod calls;
 pub mod compiled;
 pub mod io;
 pub mod javascript;

@@ -21,6 +21,7 @@ use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, temp_folder, Entry, Folder, Invocation, Preopen, Sandbox};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use wasmeval_core::judging::calls::{Expected, Truthiness};
 use wasmeval_core::judging::javascript::{is_identifier, judge_assertion, judge_call};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Execution, Outcome};
@@ -134,12 +135,13 @@ impl LanguageRoute for JsRuntime {
                     }
                 }
                 TestSuite::Calls {
+                    setup,
                     entry_point,
                     tolerance,
                     cases,
                 } => {
-                    let program =
-                        self.program(&["--token", token.as_str()], Self::job(&candidate)?);
+                    let source = format!("{candidate}\n{setup}\n");
+                    let program = self.program(&["--token", token.as_str()], Self::job(&source)?);
                     for case in cases {
                         if let Some(skipped) = log.not_run(&case.name) {
                             log.push(skipped);
@@ -164,7 +166,8 @@ impl LanguageRoute for JsRuntime {
                             "/job/program.js",
                         ];
                         let execution = execute(cx, &program, &call, Vec::new(), log)?;
-                        let outcome = judge_call(&execution, &token, &case.expected, *tolerance);
+                        let expected = Expected::of(case, *tolerance, Truthiness::JavaScript);
+                        let outcome = judge_call(&execution, &token, &expected);
                         record(log, &case.name, &execution, &token, outcome);
                     }
                 }

@@ -448,12 +448,13 @@ mod tests {
             .collect();
         assert!(args.contains(&"--sysroot=/cache/clang-19-sysroot-x".to_owned()));
         assert_eq!(
-            args[args.len() - 5..],
+            args[args.len() - 6..],
             [
                 "-o",
                 "out.wasm",
                 "main.cpp",
                 "/cache/clang-19-sysroot-x/wasmeval/rand.o",
+                "/cache/clang-19-sysroot-x/wasmeval/end_of_tests.o",
                 "/cache/clang-19-sysroot-x/wasmeval/exceptions.o"
             ]
         );
@@ -463,12 +464,13 @@ mod tests {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         assert_eq!(
-            c[c.len() - 4..],
+            c[c.len() - 5..],
             [
                 "-o",
                 "out.wasm",
                 "main.c",
-                "/cache/clang-19-sysroot-x/wasmeval/rand.o"
+                "/cache/clang-19-sysroot-x/wasmeval/rand.o",
+                "/cache/clang-19-sysroot-x/wasmeval/end_of_tests.o"
             ]
         );
         assert!(!clang.read_paths().contains(&PathBuf::from("/usr/include")));
@@ -532,6 +534,7 @@ mod tests {
                 "wasmeval/include/boost/any.hpp",
                 "wasmeval/include/openssl/md5.h",
                 "wasmeval/rand.c",
+                "wasmeval/end_of_tests.c",
                 "wasmeval/exceptions.c"
             ]
         );

@@ -1,5 +1,5 @@
-# expect: passed
-# why: documented limitation: double returns an object whose __eq__ is always True, so every assert genuinely holds; the sandbox cannot tell
+# expect: runtime_error
+# why: double returns an object whose __eq__ is always True; the task's asserts are imported as host-judged calls, and the host compares only plain data: such an object is the candidate's error
 class _Anything:
     def __eq__(self, other):
         return True

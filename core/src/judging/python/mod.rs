@@ -18,9 +18,8 @@ pub mod protocol;
 
 pub use judge::{judge, Judged};
 
-use crate::compare::canonical;
+use crate::judging::calls::{Expected, Truthiness};
 use crate::task::{AssertionCase, Task, TestSuite};
-use serde_json::Value;
 use std::ops::Range;
 
 /// The suites the harness runs, as `tests.json` gives them: `assertions`, `alternatives` and `calls`
@@ -50,9 +49,13 @@ pub fn harness_suites(task: &Task) -> Vec<serde_json::Value> {
                     .collect::<Vec<_>>(),
             })),
             TestSuite::Calls {
-                entry_point, cases, ..
+                setup,
+                entry_point,
+                cases,
+                ..
             } => Some(serde_json::json!({
                 "kind": "calls",
+                "setup": setup,
                 "entry_point": entry_point,
                 "cases": cases.iter().map(|c| &c.args).collect::<Vec<_>>(),
             })),
@@ -71,14 +74,6 @@ pub struct Layout {
     pub(crate) groups: Vec<Group>,
     /// Per case: for a `calls` case, what its returned value must match.
     pub(crate) expected: Vec<Option<Expected>>,
-}
-
-/// The judgement of a `calls` case, kept on the host.
-#[derive(Debug)]
-pub(crate) struct Expected {
-    /// The expected value, in [`canonical`] form.
-    pub(crate) value: Value,
-    pub(crate) tolerance: f64,
 }
 
 #[derive(Debug)]
@@ -113,10 +108,11 @@ impl Layout {
                     let start = layout.names.len();
                     for case in cases {
                         layout.names.push(case.name.clone());
-                        layout.expected.push(Some(Expected {
-                            value: canonical(&case.expected),
-                            tolerance: *tolerance,
-                        }));
+                        layout.expected.push(Some(Expected::of(
+                            case,
+                            *tolerance,
+                            Truthiness::Python,
+                        )));
                     }
                     Group::Plain(start..layout.names.len())
                 }

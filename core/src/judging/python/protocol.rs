@@ -10,10 +10,10 @@
 //! done                         every case ran
 //! ```
 
-use super::{Expected, Layout};
-use crate::compare::{canonical, compare_values};
+use super::Layout;
+use crate::judging::calls::Expected;
 use crate::judging::token::Token;
-use crate::judging::{short_message, Outcome};
+use crate::judging::Outcome;
 use crate::results::Verdict;
 use serde_json::Value;
 
@@ -129,14 +129,7 @@ fn apply(
             }
             let text = line.splitn(3, ' ').nth(2).ok_or("missing value")?;
             let value: Value = serde_json::from_str(text).map_err(|_| "bad value")?;
-            report.values[index] = Some(
-                match compare_values(&expected.value, &canonical(&value), expected.tolerance) {
-                    Ok(()) => Outcome::passed(),
-                    Err(difference) => {
-                        Outcome::new(Verdict::WrongAnswer, short_message(&difference))
-                    }
-                },
-            );
+            report.values[index] = Some(expected.judge(&value));
         }
         Some("end") => {
             let index: usize = words

@@ -1,18 +1,19 @@
 //! Unit tests of the Python harness's input, protocol and judge.
 use super::*;
-use crate::compare::compare_values;
+use crate::compare::{canonical, compare_values};
 use crate::formats::tasks::parse_task;
 use crate::judging::tests::execution;
 use crate::judging::token::tests::token;
 use crate::judging::{CaseLog, Exit};
 use crate::results::{SampleResult, TimeoutCause, Verdict};
 use crate::{Sample, SampleCode};
+use serde_json::Value;
 
 const TOKEN: &str = "wasmeval-0123456789abcdef0123456789abcdef";
 
 fn mbpp_task() -> Task {
     parse_task(
-        r#"{"task_id":1,"text":"","code":"","test_list":["assert f()","assert f()","assert f()"]}"#,
+        r#"{"task_id":1,"text":"","code":"","test_list":["assert f(x)","assert f(x)","assert f(x)"]}"#,
     )
     .unwrap()
 }
@@ -297,7 +298,7 @@ fn the_harness_gets_a_calls_suites_arguments_but_never_its_expected_values() {
     let suites = harness_suites(&task);
     assert_eq!(
         suites[1],
-        serde_json::json!({"kind": "calls", "entry_point": "add", "cases": [[2, 3], [{"$tuple": [1]}]]})
+        serde_json::json!({"kind": "calls", "setup": "", "entry_point": "add", "cases": [[2, 3], [{"$tuple": [1]}]]})
     );
     let sent = serde_json::to_string(&suites).unwrap();
     assert!(!sent.contains("0.5") && !sent.contains("$set") && !sent.contains("c0"));

@@ -1,0 +1,146 @@
+//! A `calls` case's returned value against what the case requires ([`Expected`]): equal to the
+//! expected value (in [`canonical`] form, floats within the tolerance), or true or false as the
+//! task's language judges a condition. The same for every language that reports values.
+
+use super::{short_message, Outcome};
+use crate::compare::{canonical, compare_values};
+use crate::formats::python_asserts::python_truthy;
+use crate::results::Verdict;
+use crate::task::{CallCase, CallCheck};
+use serde_json::Value;
+
+/// How a language judges a value as a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Truthiness {
+    /// Python's `bool()`: empty containers, zero, `""` and `None` are false.
+    Python,
+    /// JavaScript's: `0`, `NaN`, `""`, `null` and `false` are false; every object (an empty
+    /// array too) is true.
+    JavaScript,
+}
+
+/// What one `calls` case requires of its returned value, kept on the host.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expected {
+    /// The expected value, in [`canonical`] form (unused by a truthy or falsy check).
+    value: Value,
+    /// The case's tolerance, or else the suite's.
+    tolerance: f64,
+    check: CallCheck,
+    truthiness: Truthiness,
+}
+
+impl Expected {
+    /// What `case` of a suite with `tolerance` requires, conditions judged by `truthiness`.
+    pub fn of(case: &CallCase, tolerance: f64, truthiness: Truthiness) -> Expected {
+        Expected {
+            value: canonical(&case.expected),
+            tolerance: case.tolerance.unwrap_or(tolerance),
+            check: case.check,
+            truthiness,
+        }
+    }
+
+    /// The outcome of `returned`, the value the candidate's function returned.
+    pub fn judge(&self, returned: &Value) -> Outcome {
+        let condition = |wanted: bool| {
+            let truth = match self.truthiness {
+                Truthiness::Python => python_truthy(returned),
+                Truthiness::JavaScript => javascript_truthy(returned),
+            };
+            if truth == wanted {
+                Outcome::passed()
+            } else {
+                let shown: String = returned.to_string().chars().take(60).collect();
+                Outcome::new(
+                    Verdict::WrongAnswer,
+                    format!(
+                        "expected a {} value, got {shown}",
+                        if wanted { "true" } else { "false" }
+                    ),
+                )
+            }
+        };
+        match self.check {
+            CallCheck::Truthy => condition(true),
+            CallCheck::Falsy => condition(false),
+            CallCheck::Equals => {
+                match compare_values(&self.value, &canonical(returned), self.tolerance) {
+                    Ok(()) => Outcome::passed(),
+                    Err(difference) => {
+                        Outcome::new(Verdict::WrongAnswer, short_message(&difference))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// JavaScript's truthiness of a value in its reported JSON form.
+fn javascript_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        // NaN is false; every object and array is true.
+        Value::Object(fields) => {
+            !(fields.len() == 1 && fields.get("$float") == Some(&Value::from("nan")))
+        }
+        Value::Array(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn expected(check: CallCheck, value: Value, truthiness: Truthiness) -> Expected {
+        let case = CallCase {
+            name: "c".into(),
+            args: Vec::new(),
+            expected: value,
+            check,
+            tolerance: None,
+        };
+        Expected::of(&case, 0.0, truthiness)
+    }
+
+    #[test]
+    fn conditions_follow_the_languages_truthiness() {
+        let py = expected(CallCheck::Truthy, Value::Null, Truthiness::Python);
+        let js = expected(CallCheck::Truthy, Value::Null, Truthiness::JavaScript);
+        assert_eq!(py.judge(&json!([])).verdict, Verdict::WrongAnswer);
+        assert_eq!(js.judge(&json!([])).verdict, Verdict::Passed);
+        assert_eq!(
+            js.judge(&json!({"$float": "nan"})).verdict,
+            Verdict::WrongAnswer
+        );
+        let falsy = expected(CallCheck::Falsy, Value::Null, Truthiness::Python);
+        assert_eq!(falsy.judge(&json!(0)).verdict, Verdict::Passed);
+        assert_eq!(falsy.judge(&json!("x")).verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn a_case_tolerance_overrides_the_suites() {
+        let case = CallCase {
+            name: "c".into(),
+            args: Vec::new(),
+            expected: json!(1.5),
+            check: CallCheck::Equals,
+            tolerance: Some(1e-3),
+        };
+        let loose = Expected::of(&case, 0.0, Truthiness::Python);
+        assert_eq!(loose.judge(&json!(1.5004)).verdict, Verdict::Passed);
+        let strict = Expected::of(
+            &CallCase {
+                tolerance: None,
+                ..case
+            },
+            0.0,
+            Truthiness::Python,
+        );
+        assert_eq!(strict.judge(&json!(1.5004)).verdict, Verdict::WrongAnswer);
+    }
+}
