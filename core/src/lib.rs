@@ -19,7 +19,7 @@ pub mod sample;
 pub mod synthetic;
 pub mod task;
 
-pub use results::{CaseResult, RunSummary, SampleResult, TimeoutCause, Verdict};
+pub use results::{CaseResult, JudgedBy, RunSummary, SampleResult, TimeoutCause, Verdict};
 pub use sample::{Grades, Sample, SampleCode, SampleInfo};
 pub use task::{
     AssertionCase, AssertionSet, CallCase, CallCheck, Comparison, Complexity, IoCase, Language, Metadata,

@@ -370,6 +370,7 @@ mod tests {
                 },
                 timeout_cause: None,
                 message: None,
+                judged_by: None,
             })
             .collect();
         let verdict = Verdict::of_cases(&cases);

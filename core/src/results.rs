@@ -89,6 +89,63 @@ pub struct CaseResult {
     /// The exception, trap or reason, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Who decided the verdict: the host, from plain data, or the guest's own report (absent in
+    /// results written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_by: Option<JudgedBy>,
+}
+
+/// Who decided a case's verdict, which says whether a candidate could have forged it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JudgedBy {
+    /// The host, comparing plain data the guest reported (a `calls` value) or printed (an `io`
+    /// output) with an expected value that never entered the guest: no candidate can forge it.
+    Host,
+    /// The guest: the case's assertions ran in the candidate's own process, so a candidate that
+    /// reaches the harness's secret (the token) could forge the report ([`JudgedBy::reason`]).
+    Guest,
+}
+
+impl JudgedBy {
+    /// Why a case is judged where it is, in one line.
+    pub fn reason(self) -> &'static str {
+        match self {
+            JudgedBy::Host => "the host compared plain data with an expected value the guest never saw",
+            JudgedBy::Guest => "the test's assertions ran in the candidate's process; a candidate that reaches the harness's token could forge the report",
+        }
+    }
+
+    /// The judge of each case of `result`, a result of `task`, in order, walking the task's
+    /// suites as every route runs them (suites judged in or through the guest, then `io`
+    /// suites); `None` when the cases do not line up with the suites.
+    pub fn of_cases(task: &Task, result: &SampleResult) -> Option<Vec<JudgedBy>> {
+        use crate::task::TestSuite;
+        let mut judges = Vec::with_capacity(result.cases.len());
+        let mut chosen = result.alternative.as_deref().unwrap_or("").split(", ");
+        for suite in &task.tests {
+            match suite {
+                TestSuite::Assertions { cases, .. } => {
+                    judges.extend(cases.iter().map(|_| JudgedBy::Guest))
+                }
+                TestSuite::Alternatives { sets, .. } => {
+                    let name = chosen.next()?;
+                    let set = sets.iter().find(|set| set.name == name)?;
+                    judges.extend(set.cases.iter().map(|_| JudgedBy::Guest));
+                }
+                TestSuite::Calls { cases, .. } => {
+                    judges.extend(cases.iter().map(|_| JudgedBy::Host))
+                }
+                TestSuite::Io { .. } => {}
+            }
+        }
+        for suite in &task.tests {
+            if let TestSuite::Io { cases, .. } = suite {
+                judges.extend(cases.iter().map(|_| JudgedBy::Host));
+            }
+        }
+        (judges.len() == result.cases.len()).then_some(judges)
+    }
 }
 
 /// One line of `results.jsonl`: a sample's verdict with per-case detail and measurements.
@@ -181,6 +238,10 @@ pub struct RunSummary {
     /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples of each
     /// model, averaged over (task, model) pairs as `wasmeval report` does.
     pub pass_at_k: BTreeMap<String, f64>,
+    /// The share of cases judged by the host ([`JudgedBy::Host`]) among the cases whose judge is
+    /// recorded; absent when none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_judged: Option<f64>,
     /// Tasks of the task file that no sample answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks_without_samples: Vec<TaskId>,
@@ -205,6 +266,7 @@ impl RunSummary {
             tasks: metrics.tasks,
             verdicts: metrics.verdicts,
             pass_at_k: metrics.pass_at_k,
+            host_judged: host_judged_share(results),
             tasks_without_samples: tasks
                 .iter()
                 .map(|t| &t.id)
@@ -213,5 +275,72 @@ impl RunSummary {
                 .collect(),
             unknown_task_ids,
         }
+    }
+}
+
+/// The share of cases judged by the host among the cases of `results` whose judge is recorded.
+pub fn host_judged_share(results: &[SampleResult]) -> Option<f64> {
+    let (mut host, mut known) = (0u64, 0u64);
+    for case in results.iter().flat_map(|r| &r.cases) {
+        if let Some(judge) = case.judged_by {
+            known += 1;
+            host += u64::from(judge == JudgedBy::Host);
+        }
+    }
+    (known > 0).then(|| host as f64 / known as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::tasks::parse_task;
+
+    fn result_with(cases: usize, alternative: Option<&str>) -> SampleResult {
+        let sample = crate::Sample {
+            index: 0,
+            task_id: "t".into(),
+            model: None,
+            code: crate::SampleCode::Solution(String::new()),
+            info: Default::default(),
+        };
+        let case = CaseResult {
+            name: "c".into(),
+            verdict: Verdict::Passed,
+            timeout_cause: None,
+            message: None,
+            judged_by: None,
+        };
+        SampleResult {
+            cases: vec![case; cases],
+            alternative: alternative.map(str::to_owned),
+            ..SampleResult::for_sample(&sample)
+        }
+    }
+
+    #[test]
+    fn cases_are_judged_by_the_host_for_calls_and_io_and_by_the_guest_for_assertions() {
+        let task = parse_task(
+            r#"{"id":"t","prompt":"","tests":[
+                {"kind":"io","cases":[{"name":"i","stdin":"","stdout":""}]},
+                {"kind":"assertions","cases":[{"name":"a","code":"assert f()"}]},
+                {"kind":"alternatives","entry_point":"f","sets":[
+                    {"name":"A","cases":[{"name":"a1","code":"1"}]},
+                    {"name":"B","cases":[{"name":"b1","code":"1"},{"name":"b2","code":"2"}]}]},
+                {"kind":"calls","entry_point":"f","cases":[{"name":"c","args":[],"expected":1}]}]}"#,
+        )
+        .unwrap();
+        use JudgedBy::{Guest, Host};
+        let judges = JudgedBy::of_cases(&task, &result_with(5, Some("B"))).unwrap();
+        assert_eq!(judges, [Guest, Guest, Guest, Host, Host]);
+        // Cases that do not line up with the suites are not labelled.
+        assert_eq!(JudgedBy::of_cases(&task, &result_with(4, Some("B"))), None);
+        let mut labelled = result_with(2, None);
+        labelled.cases[0].judged_by = Some(Host);
+        labelled.cases[1].judged_by = Some(Guest);
+        assert_eq!(
+            host_judged_share(&[labelled, result_with(3, None)]),
+            Some(0.5)
+        );
+        assert_eq!(host_judged_share(&[result_with(3, None)]), None);
     }
 }

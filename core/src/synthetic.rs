@@ -110,6 +110,7 @@ fn result(
             },
             timeout_cause: None,
             message: None,
+            judged_by: None,
         })
         .collect();
     let verdict = Verdict::of_cases(&cases);

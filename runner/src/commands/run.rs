@@ -340,6 +340,12 @@ fn print_summary(summary: &RunSummary, out: &std::path::Path) {
     for (name, value) in &summary.pass_at_k {
         text.push_str(&format!("{name}: {value:.5}\n"));
     }
+    if let Some(share) = summary.host_judged {
+        text.push_str(&format!(
+            "cases judged on the host: {:.1}% (the rest ran their assertions in the candidate's process)\n",
+            share * 100.0
+        ));
+    }
     if !summary.tasks_without_samples.is_empty() {
         text.push_str(&format!(
             "{} tasks have no samples\n",

@@ -22,7 +22,7 @@ use std::path::Path;
 use wasmeval_core::judging::io::{case_name, judge_io_case};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{Sample, SampleResult, Task, TestSuite};
+use wasmeval_core::{JudgedBy, Sample, SampleResult, Task, TestSuite};
 use wasmtime::Module;
 
 /// What every route gets from the evaluator: the sandbox, the limits and the caches.
@@ -98,11 +98,18 @@ pub fn evaluate(
         task_id: task.id.clone(),
         ..SampleResult::for_sample(sample)
     };
-    Ok(SampleResult {
+    let mut result = SampleResult {
         alternative,
         code_metrics: analysis::analyze(task.language, &sample.program(task)),
         ..log.finish(base)
-    })
+    };
+    // Whether each verdict could have been forged by the candidate: results say so.
+    if let Some(judges) = JudgedBy::of_cases(task, &result) {
+        for (case, judge) in result.cases.iter_mut().zip(judges) {
+            case.judged_by = Some(judge);
+        }
+    }
+    Ok(result)
 }
 
 /// Runs `program` once with `stdin` and a fresh `/tmp`, within what is left of the sample's
