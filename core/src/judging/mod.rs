@@ -162,6 +162,7 @@ impl Outcome {
             verdict: self.verdict,
             timeout_cause: self.timeout_cause,
             message: self.message,
+            judged_by: None,
         }
     }
 }
