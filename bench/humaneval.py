@@ -431,7 +431,9 @@ def sandbox_modules() -> set[str]:
     global _SANDBOX_MODULES
     if _SANDBOX_MODULES is None:
         import zipfile
-        home = Path(os.environ.get("WASMEVAL_HOME") or Path.home() / ".cache" / "wasmeval")
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        cache = Path(xdg) if xdg.startswith("/") else Path.home() / ".cache"
+        home = Path(os.environ.get("WASMEVAL_HOME") or cache / "wasmeval")
         names: set[str] = set()
         for z in (home / "python" / "lib").glob("*.zip"):
             try:

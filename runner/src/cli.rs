@@ -92,7 +92,8 @@ impl LimitArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RuntimeArgs {
     /// Folder holding the Python runtime (installed by `scripts/setup`); default
-    /// `$WASMEVAL_HOME/python`, with `WASMEVAL_HOME` defaulting to `~/.cache/wasmeval`.
+    /// `$WASMEVAL_HOME/python`, with `WASMEVAL_HOME` defaulting to `$XDG_CACHE_HOME/wasmeval`, else
+    /// `~/.cache/wasmeval`.
     #[arg(long, value_name = "DIR")]
     pub runtime: Option<PathBuf>,
 }
@@ -123,8 +124,20 @@ impl RuntimeArgs {
 }
 
 fn home_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("WASMEVAL_HOME") {
+    wasmeval_home()
+}
+
+/// wasmeval's folder of runtimes and caches: `$WASMEVAL_HOME`, else `$XDG_CACHE_HOME/wasmeval`
+/// (when absolute, as the XDG specification requires), else `~/.cache/wasmeval`. The install
+/// scripts follow the same rule.
+pub fn wasmeval_home() -> PathBuf {
+    if let Some(dir) = std::env::var_os("WASMEVAL_HOME").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
+    }
+    if let Some(cache) = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from) {
+        if cache.is_absolute() {
+            return cache.join("wasmeval");
+        }
     }
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)

@@ -20,11 +20,7 @@ pub fn fixture(name: &str) -> (PathBuf, PathBuf) {
 
 /// A `wasmeval` command, checked to have its Python runtime.
 pub fn wasmeval() -> Command {
-    let home = std::env::var_os("WASMEVAL_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/wasmeval")
-        });
+    let home = wasmeval::cli::wasmeval_home();
     assert!(
         home.join("python/runtime.json").exists(),
         "the Python runtime is not installed in {}: run scripts/install-python-runtime (scripts/test does)",
