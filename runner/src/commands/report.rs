@@ -1,10 +1,10 @@
 //! `wasmeval report`: every metric of a run per scenario, as a table, CSV or JSON, and the results
 //! bundle the static site opens. All numbers come from wasmeval-core's [`Report`].
 
-use crate::errors::ExpectedError::BadInput;
+use crate::atomic_file;
 use crate::commands::run::TASKS_FILE;
+use crate::errors::ExpectedError::BadInput;
 use crate::input;
-use crate::store::write_atomically;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -88,7 +88,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         query = query.and(parse_query(text)?);
     }
     if let Some(path) = &args.save_query {
-        write_atomically(path, &serde_json::to_vec_pretty(&query)?)
+        atomic_file::write(path, &serde_json::to_vec_pretty(&query)?)
             .with_context(|| format!("cannot save the query to {}", path.display()))?;
     }
     let defaults = ScoreOptions::default();
@@ -115,7 +115,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         };
         let bundle = serde_json::to_vec(&Bundle::new(tasks, results))?;
         if let Some(path) = &args.bundle {
-            write_atomically(path, &bundle)
+            atomic_file::write(path, &bundle)
                 .with_context(|| format!("cannot write the bundle {}", path.display()))?;
             eprintln!("wasmeval: bundle written to {}", path.display());
         }
@@ -162,7 +162,7 @@ fn write_site(assets: &Path, dir: &Path, bundle: &[u8]) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     copy_tree(assets, dir)?;
     let path = dir.join(SITE_BUNDLE);
-    write_atomically(&path, bundle)
+    atomic_file::write(&path, bundle)
         .with_context(|| format!("cannot write the bundle {}", path.display()))
 }
 

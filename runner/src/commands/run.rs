@@ -1,13 +1,14 @@
 //! `wasmeval run`: evaluate samples against their tasks and write results, pass@k and a summary.
 
 use crate::analysis;
+use crate::atomic_file;
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::sandbox::Sandbox;
-use crate::store::{write_atomically, ResultStore, RunManifest};
+use crate::store::{ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
 use crate::worker_pool::{run_pool, Job};
 use anyhow::Context;
@@ -311,17 +312,17 @@ fn write(
         .samples
         .file_name()
         .map_or("samples".into(), |n| n.to_string_lossy().into_owned());
-    write_atomically(
+    atomic_file::write(
         &args.out.join(format!("{samples_name}_results.jsonl")),
         wasmeval_core::formats::jsonl::to_lines(&compatible).as_bytes(),
     )?;
     // The tasks beside the results make the folder self-contained for `wasmeval report`.
-    write_atomically(
+    atomic_file::write(
         &args.out.join(TASKS_FILE),
         wasmeval_core::formats::jsonl::to_lines(&inputs.tasks).as_bytes(),
     )?;
     let summary = RunSummary::new(&inputs.tasks, results, unknown);
-    write_atomically(
+    atomic_file::write(
         &args.out.join("summary.json"),
         &serde_json::to_vec_pretty(&summary)?,
     )
@@ -375,8 +376,5 @@ fn measure_references(tasks: &mut [Task]) {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    format!("{:x}", Sha256::digest(bytes))
 }

@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use wasmtime::{Engine, Module};
 
 /// An interpreter guest installed by a script (scripts/install-python-runtime,
@@ -38,10 +38,7 @@ pub fn load_installed<M: serde::de::DeserializeOwned>(
     let module_path = dir.join(module_of(&manifest));
     let wasm = std::fs::read(&module_path)
         .with_context(|| format!("cannot read {}", module_path.display()))?;
-    let sha256 = Sha256::digest(&wasm)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = format!("{:x}", Sha256::digest(&wasm));
     let module = load_module(engine, &wasm, cache_dir)
         .with_context(|| format!("cannot load {}", module_path.display()))?;
     Ok(InstalledRuntime {
@@ -59,11 +56,7 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     let mut config_hash = std::collections::hash_map::DefaultHasher::new();
     std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut config_hash);
     hasher.update(std::hash::Hasher::finish(&config_hash).to_le_bytes());
-    let key: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let key = format!("{:x}", hasher.finalize());
     let entry = dir.join(format!("{key}.cwasm"));
 
     if let Some(module) = deserialize(engine, &entry) {
@@ -86,11 +79,7 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     );
     let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
     let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
-    let partial: PathBuf = dir.join(format!("{key}.{}.partial", std::process::id()));
-    std::fs::write(&partial, bytes)
-        .with_context(|| format!("cannot write {}", partial.display()))?;
-    std::fs::rename(&partial, &entry)
-        .with_context(|| format!("cannot write {}", entry.display()))?;
+    crate::atomic_file::write(&entry, &bytes)?;
     Ok(module)
 }
 

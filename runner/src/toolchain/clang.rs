@@ -146,13 +146,9 @@ pub fn sysroot_name() -> String {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }
-    let digest: String = hasher
-        .finalize()
-        .iter()
-        .take(8)
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("clang-{LLVM_MAJOR}-sysroot-{digest}")
+    // The first 8 bytes are enough to tell sysroots apart.
+    let digest = format!("{:x}", hasher.finalize());
+    format!("clang-{LLVM_MAJOR}-sysroot-{}", &digest[..16])
 }
 
 /// A located clang with the wasm32 runtimes installed.

@@ -26,7 +26,6 @@ use confine::{Confinement, CONFINE_FAILED, FAILURE_PREFIX};
 use rust::RustToolchain;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
-use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -431,7 +430,7 @@ impl Toolchains {
                 })
             }
         };
-        store_atomically(&self.cache_dir, &cached, &wasm)?;
+        crate::atomic_file::write(&cached, &wasm).context("cannot store the compiled module")?;
         Ok(Compiled::Module {
             wasm: Arc::new(wasm),
             cached: false,
@@ -648,11 +647,7 @@ fn key(version: &str, flags: &str, source: &str) -> String {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    format!("{:x}", hasher.finalize())
 }
 
 /// The message: what the compiler said (at most `cap` bytes with the note), then the note.
@@ -688,21 +683,6 @@ fn compose(said: &str, note: &str, truncated: bool, cap: u64) -> String {
         text.truncate(cut);
     }
     text
-}
-
-/// Writes `path` by a temporary file in the same folder and a rename, so a reader (another thread,
-/// another process) never sees a half-written module.
-fn store_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut file = tempfile::Builder::new()
-        .prefix(".incoming-")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.as_file().sync_data())
-        .context("cannot write the cached module")?;
-    file.persist(path)
-        .with_context(|| format!("cannot rename into {}", path.display()))?;
-    Ok(())
 }
 
 /// A fresh scratch folder, by its canonical path (a symlinked /tmp would otherwise make the
@@ -765,16 +745,5 @@ mod tests {
         assert_eq!(compose("", "note", false, 100), "note");
         assert_eq!(compose("error: x\n", "", false, 100), "error: x");
         assert_eq!(compose("", "a long note", false, 4), "a lo");
-    }
-
-    #[test]
-    fn cache_files_appear_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("k.wasm");
-        store_atomically(dir.path(), &path, b"\0asm").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"\0asm");
-        store_atomically(dir.path(), &path, b"\0asm2").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"\0asm2");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -1,0 +1,46 @@
+//! Files that appear whole or not at all: written to a temporary file in the same folder, synced,
+//! renamed into place, and the folder synced, so that a reader (a resumed run, another process
+//! sharing a cache) never sees half a file, even after a crash.
+
+use anyhow::Context;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically, replacing any file there.
+pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".incoming-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.as_file().sync_data())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    // The rename is durable once the folder's entry is: a crash right after must not lose it.
+    if let Ok(folder) = std::fs::File::open(dir) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_is_replaced_whole_and_no_temporary_file_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("summary.json");
+        super::write(&path, b"first").unwrap();
+        super::write(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["summary.json"]);
+    }
+}
