@@ -1,33 +1,27 @@
 //! The one version rule of the site's build: the `wasm-bindgen` crate the app links and the
 //! `wasm-bindgen-cli-support` this xtask runs must be the same release, or the generated glue does
-//! not match the schema embedded in the wasm. Both are pinned with `=`; this reads Cargo.lock.
+//! not match the schema embedded in the wasm. Both are pinned with `=`; this asks
+//! `cargo metadata` (the resolved dependency graph, from Cargo.lock) which versions they resolve to.
 
 use anyhow::{bail, Context};
 use std::path::Path;
+use std::process::Command;
 
-/// The versions Cargo.lock records for a package name (one per `[[package]]` entry).
-pub fn locked_versions(lock: &str, name: &str) -> Vec<String> {
-    let mut versions = Vec::new();
-    let mut current_name: Option<&str> = None;
-    for line in lock.lines() {
-        let line = line.trim();
-        if line == "[[package]]" {
-            current_name = None;
-        } else if let Some(value) = line.strip_prefix("name = ") {
-            current_name = Some(value.trim_matches('"'));
-        } else if let Some(value) = line.strip_prefix("version = ") {
-            if current_name == Some(name) {
-                versions.push(value.trim_matches('"').to_owned());
-            }
-        }
-    }
-    versions
+/// The versions a `cargo metadata --format-version 1` document resolves `name` to.
+pub fn resolved_versions(metadata: &serde_json::Value, name: &str) -> Vec<String> {
+    metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|package| package["name"] == name)
+        .filter_map(|package| package["version"].as_str().map(str::to_owned))
+        .collect()
 }
 
-/// The single version that `wasm-bindgen` and `wasm-bindgen-cli-support` share in `lock`.
-pub fn shared_version(lock: &str) -> anyhow::Result<String> {
-    let app = locked_versions(lock, "wasm-bindgen");
-    let cli = locked_versions(lock, "wasm-bindgen-cli-support");
+/// The single version that `wasm-bindgen` and `wasm-bindgen-cli-support` share in `metadata`.
+pub fn shared_version(metadata: &serde_json::Value) -> anyhow::Result<String> {
+    let app = resolved_versions(metadata, "wasm-bindgen");
+    let cli = resolved_versions(metadata, "wasm-bindgen-cli-support");
     match (app.as_slice(), cli.as_slice()) {
         ([app], [cli]) if app == cli => Ok(app.clone()),
         ([app], [cli]) => bail!(
@@ -35,41 +29,46 @@ pub fn shared_version(lock: &str) -> anyhow::Result<String> {
              differ: pin both to the same exact version (`=x.y.z`) and update Cargo.lock"
         ),
         _ => bail!(
-            "Cargo.lock should hold exactly one wasm-bindgen and one wasm-bindgen-cli-support, \
+            "the workspace should resolve exactly one wasm-bindgen and one wasm-bindgen-cli-support, \
              found {app:?} and {cli:?}"
         ),
     }
 }
 
-/// Reads `<root>/Cargo.lock` and returns the shared version, or says what differs.
+/// Runs `cargo metadata` on the workspace at `root` (offline, from Cargo.lock) and returns the
+/// shared version, or says what differs.
 pub fn check(root: &Path) -> anyhow::Result<String> {
-    let path = root.join("Cargo.lock");
-    let lock = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    shared_version(&lock).with_context(|| path.display().to_string())
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .current_dir(root)
+        .output()
+        .context("cannot run cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed in {}: {}",
+            root.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).context("cargo metadata printed no JSON")?;
+    shared_version(&metadata).with_context(|| root.join("Cargo.lock").display().to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
-    const LOCK: &str = r#"
-[[package]]
-name = "wasm-bindgen"
-version = "0.2.130"
-source = "registry+https://github.com/rust-lang/crates.io-index"
-
-[[package]]
-name = "wasm-bindgen-cli-support"
-version = "VERSION"
-dependencies = [
- "wasm-bindgen-shared",
-]
-
-[[package]]
-name = "wasm-bindgen-shared"
-version = "0.2.130"
-"#;
+    /// The part of `cargo metadata`'s document this reads.
+    fn metadata(cli_version: &str) -> serde_json::Value {
+        json!({"packages": [
+            {"name": "wasm-bindgen", "version": "0.2.130"},
+            {"name": "wasm-bindgen-cli-support", "version": cli_version},
+            {"name": "wasm-bindgen-shared", "version": "0.2.130"},
+        ]})
+    }
 
     #[test]
     fn the_workspace_pins_agree() {
@@ -90,14 +89,14 @@ version = "0.2.130"
 
     #[test]
     fn equal_versions_pass() {
-        let lock = LOCK.replace("VERSION", "0.2.130");
-        assert_eq!(shared_version(&lock).unwrap(), "0.2.130");
+        assert_eq!(shared_version(&metadata("0.2.130")).unwrap(), "0.2.130");
     }
 
     #[test]
     fn diverging_versions_name_both() {
-        let lock = LOCK.replace("VERSION", "0.2.131");
-        let error = shared_version(&lock).unwrap_err().to_string();
+        let error = shared_version(&metadata("0.2.131"))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with(
                 "wasm-bindgen 0.2.130 (web/Cargo.toml) and wasm-bindgen-cli-support 0.2.131"
@@ -108,9 +107,8 @@ version = "0.2.130"
 
     #[test]
     fn a_missing_package_is_an_error() {
-        let error = shared_version("[[package]]\nname = \"wasm-bindgen\"\nversion = \"1\"\n")
-            .unwrap_err()
-            .to_string();
+        let only_app = json!({"packages": [{"name": "wasm-bindgen", "version": "1"}]});
+        let error = shared_version(&only_app).unwrap_err().to_string();
         assert!(error.contains("found [\"1\"] and []"), "{error}");
     }
 }
