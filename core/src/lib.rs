@@ -8,7 +8,6 @@ pub mod code_metrics;
 pub mod compare;
 pub mod comparison;
 pub mod facets;
-pub mod fast_hash;
 pub mod formats;
 pub mod judging;
 pub mod metrics;

@@ -4,11 +4,14 @@
 //! solvability and #attempt_k are means over those units, so that mixing models never pools
 //! their samples. Definitions, with the papers they come from, are in docs/metrics.md.
 
-use crate::fast_hash::FastMap;
 use crate::results::{SampleResult, Verdict};
 use crate::sample::{Grades, MAX_GRADE};
 use crate::task::TaskId;
 use serde::{Deserialize, Serialize};
+// FxHash, not SipHash, for the maps that group results: SipHash was most of a rescore's
+// time; a bundle crafted to collide only slows the tab or command that opened it, and every
+// grouping is sorted afterwards, so iteration order is never observed.
+use rustc_hash::FxHashMap as FastMap;
 use std::collections::BTreeMap;
 
 /// Unbiased estimator of pass@k (Chen et al., 2021) for one task with `n` samples of which `c` pass:

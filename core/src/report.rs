@@ -7,7 +7,6 @@
 use crate::code_metrics::CodeMetrics;
 use crate::comparison::Comparison;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
-use crate::fast_hash::FastMap;
 use crate::metrics::{
     group_by_unit, score_units, unit_key, CaseTotals, Metrics, ScoreOptions, Unit,
 };
@@ -15,6 +14,10 @@ use crate::query::Query;
 use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
+// FxHash, not SipHash, for the maps that group results: SipHash was most of a rescore's
+// time; a bundle crafted to collide only slows the tab or command that opened it, and every
+// grouping is sorted afterwards, so iteration order is never observed.
+use rustc_hash::FxHashMap as FastMap;
 
 /// The metrics of one group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
