@@ -5,7 +5,7 @@
 //! Judging a `calls` case: the value the guest returned against the expected value
 //! ([`compare_values`]), both first put in [`canonical`] form (sets and dicts in any order).
 
-use crate::task::Comparison;
+use crate::task::OutputComparison;
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -16,13 +16,13 @@ const EXCERPT_CHARS: usize = 60;
 pub fn compare_output(
     expected: &str,
     actual: &str,
-    comparison: Comparison,
+    comparison: OutputComparison,
     tolerance: f64,
 ) -> Result<(), String> {
     match comparison {
-        Comparison::Exact => compare_exact(expected, actual),
-        Comparison::Whitespace => compare_tokens(expected, actual, |e, a| e == a),
-        Comparison::Epsilon => compare_tokens(expected, actual, |e, a| {
+        OutputComparison::Exact => compare_exact(expected, actual),
+        OutputComparison::Whitespace => compare_tokens(expected, actual, |e, a| e == a),
+        OutputComparison::Epsilon => compare_tokens(expected, actual, |e, a| {
             e == a || numbers_close(e, a, tolerance)
         }),
     }
@@ -309,7 +309,7 @@ fn order(a: &Value, b: &Value) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Comparison::*;
+    use OutputComparison::*;
 
     #[test]
     fn exact_ignores_one_trailing_newline_only() {

@@ -6,12 +6,12 @@
 
 pub mod code_metrics;
 pub mod compare;
-pub mod comparison;
 pub mod facets;
 pub mod formats;
 pub mod judging;
 pub mod metrics;
 pub mod query;
+pub mod reference_tables;
 pub mod report;
 pub mod results;
 pub mod sample;
@@ -21,8 +21,8 @@ pub mod task;
 pub use results::{CaseResult, JudgedBy, RunSummary, SampleResult, TimeoutCause, Verdict};
 pub use sample::{Grades, Sample, SampleCode, SampleInfo};
 pub use task::{
-    AssertionCase, AssertionSet, CallCase, CallCheck, Comparison, Complexity, IoCase, Language, Metadata,
-    Reference, Source, SourceKind, Task, TaskId, TestSuite,
+    AssertionCase, AssertionSet, CallCase, CallCheck, Complexity, IoCase, Language, Metadata,
+    OutputComparison, Reference, Source, SourceKind, Task, TaskId, TestSuite,
 };
 
 /// Version of every file format this crate reads and writes (tasks, results, summary).

@@ -5,12 +5,12 @@
 //! and the site's show the same digits.
 
 use crate::code_metrics::CodeMetrics;
-use crate::comparison::Comparison;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
 use crate::metrics::{
     group_by_unit, score_units, unit_key, CaseTotals, Metrics, ScoreOptions, Unit,
 };
 use crate::query::Query;
+use crate::reference_tables::ReferenceTables;
 use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,7 @@ pub struct Report {
     /// Static metrics of the selected samples against their tasks' first reference (ScenEval's
     /// Tables IV and V); empty when no result carries metrics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<Comparison>,
+    pub comparison: Option<ReferenceTables>,
     /// Results whose task is not among the tasks (not scored).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub results_without_task: u64,
@@ -189,7 +189,7 @@ impl Report {
                         .collect(),
                 })
                 .collect(),
-            comparison: (!pairs.is_empty()).then(|| Comparison::new(&pairs)),
+            comparison: (!pairs.is_empty()).then(|| ReferenceTables::new(&pairs)),
             results_without_task: prepared.results_without_task,
         }
     }

@@ -344,7 +344,7 @@ pub enum TestSuite {
         group: String,
         /// How output is compared with the expected output.
         #[serde(default)]
-        compare: Comparison,
+        compare: OutputComparison,
         /// Largest difference between two numeric tokens that `epsilon` accepts.
         #[serde(default = "default_tolerance")]
         tolerance: f64,
@@ -425,7 +425,7 @@ impl CallCheck {
 /// How an `io` case's output is compared with the expected output.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Comparison {
+pub enum OutputComparison {
     /// Byte for byte, except that one trailing newline on either side is ignored.
     Exact,
     /// Equal as sequences of whitespace-separated tokens.

@@ -42,7 +42,7 @@
 
 use super::jsonl::{records, FormatError};
 use crate::task::{
-    Comparison, IoCase, Language, Metadata, Source, SourceKind, Task, TaskId, TestSuite,
+    IoCase, Language, Metadata, OutputComparison, Source, SourceKind, Task, TaskId, TestSuite,
     DEFAULT_TOLERANCE,
 };
 use serde::Deserialize;
@@ -174,11 +174,11 @@ struct Problem {
 impl Problem {
     fn into_task(self, language: Language) -> Task {
         let compare = if self.float_outputs {
-            Comparison::Epsilon
+            OutputComparison::Epsilon
         } else if self.spaced_strings {
-            Comparison::Exact
+            OutputComparison::Exact
         } else {
-            Comparison::Whitespace
+            OutputComparison::Whitespace
         };
         let mut prompt = self.description.clone();
         prompt.push_str("\n\nRead the inputs from standard input, one per line:\n");
@@ -435,7 +435,7 @@ mod tests {
         tasks("d.json", DESCRIPTIONS, "c.jsonl", cases, Language::Rust)
     }
 
-    fn io(task: &Task, suite: usize) -> (&str, Comparison, &[IoCase]) {
+    fn io(task: &Task, suite: usize) -> (&str, OutputComparison, &[IoCase]) {
         let TestSuite::Io {
             group,
             compare,
@@ -463,7 +463,7 @@ mod tests {
             (SourceKind::Benchmark, Some("PSB2"))
         );
         let (group, compare, cases) = io(add_up, 0);
-        assert_eq!((group, compare), ("edge", Comparison::Whitespace));
+        assert_eq!((group, compare), ("edge", OutputComparison::Whitespace));
         assert_eq!(cases[0].name, "0");
         assert_eq!(cases[0].stdin, "\n");
         assert_eq!(cases[0].stdout, "0\n0\n");
@@ -490,7 +490,7 @@ mod tests {
             "Given a number, return half of it. Definitely."
         );
         let (_, compare, cases) = io(halve, 0);
-        assert_eq!(compare, Comparison::Epsilon);
+        assert_eq!(compare, OutputComparison::Epsilon);
         assert_eq!(
             (cases[0].stdin.as_str(), cases[0].stdout.as_str()),
             ("3\n", "1.5\n")
@@ -501,7 +501,7 @@ mod tests {
 
         // Significant spaces: exact, strings as they are.
         let (_, compare, cases) = io(&tasks[2], 0);
-        assert_eq!(compare, Comparison::Exact);
+        assert_eq!(compare, OutputComparison::Exact);
         assert_eq!(
             (cases[0].stdin.as_str(), cases[0].stdout.as_str()),
             (" ab  \n", "b \n")

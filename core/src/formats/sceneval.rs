@@ -2,7 +2,7 @@
 //! field names, the given solution as the reference, and its test cases as an `io` suite.
 
 use crate::task::{
-    Comparison, Complexity, IoCase, Language, Metadata, Reference, Source, SourceKind, Task,
+    Complexity, IoCase, Language, Metadata, OutputComparison, Reference, Source, SourceKind, Task,
     TaskId, TestSuite, DEFAULT_TOLERANCE,
 };
 use serde::Deserialize;
@@ -154,7 +154,7 @@ impl Problem {
             } else {
                 vec![TestSuite::Io {
                     group: "given".into(),
-                    compare: Comparison::Whitespace,
+                    compare: OutputComparison::Whitespace,
                     tolerance: DEFAULT_TOLERANCE,
                     cases,
                 }]

@@ -4,13 +4,13 @@
 use super::{Execution, Outcome};
 use crate::compare::compare_output;
 use crate::results::Verdict;
-use crate::task::{Comparison, IoCase};
+use crate::task::{IoCase, OutputComparison};
 
 /// The outcome of `case`'s execution under a suite comparing by `compare` within `tolerance`.
 pub fn judge_io_case(
     execution: &Execution,
     case: &IoCase,
-    compare: Comparison,
+    compare: OutputComparison,
     tolerance: f64,
 ) -> Outcome {
     if let Some(outcome) = Outcome::of_abnormal_end(execution) {

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 use wasmeval_core::code_metrics::CodeMetrics;
-use wasmeval_core::comparison::Split;
+use wasmeval_core::reference_tables::Split;
 use wasmeval_core::{Sample, Task, TaskId};
 
 /// Flags of `wasmeval analyze`.

@@ -9,7 +9,7 @@ use crate::support::{repo, results, run};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use wasmeval_core::formats::psb2;
-use wasmeval_core::task::{Comparison, Language, Task, TaskId, TestSuite};
+use wasmeval_core::task::{Language, OutputComparison, Task, TaskId, TestSuite};
 
 /// Where the problems and their solutions come from.
 struct Source {
@@ -112,11 +112,11 @@ fn reference_solutions_pass_psb2_edge_cases() {
         let solution = std::fs::read_to_string(file).unwrap();
         let mut variants = vec![(template.clone(), "passed")];
         if problem == source.float_problem {
-            assert!(suites(template).all(|(compare, _)| compare == Comparison::Epsilon));
+            assert!(suites(template).all(|(compare, _)| compare == OutputComparison::Epsilon));
             let mut strict = template.clone();
             for suite in &mut strict.tests {
                 if let TestSuite::Io { compare, .. } = suite {
-                    *compare = Comparison::Whitespace;
+                    *compare = OutputComparison::Whitespace;
                 }
             }
             strict.id = TaskId(format!("{}/whitespace", template.id));
@@ -179,7 +179,7 @@ fn reference_solutions_pass_psb2_edge_cases() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn suites(task: &Task) -> impl Iterator<Item = (Comparison, usize)> + '_ {
+fn suites(task: &Task) -> impl Iterator<Item = (OutputComparison, usize)> + '_ {
     task.tests.iter().map(|suite| match suite {
         TestSuite::Io { compare, cases, .. } => (*compare, cases.len()),
         _ => panic!("PSB2 tasks have io suites only"),

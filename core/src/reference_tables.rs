@@ -63,7 +63,7 @@ pub struct Split {
 
 /// ScenEval's Tables IV (all samples) and V (correct and incorrect samples).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
+pub struct ReferenceTables {
     /// Every sample.
     pub all: Split,
     /// Samples that passed their tests.
@@ -72,7 +72,7 @@ pub struct Comparison {
     pub incorrect: Split,
 }
 
-impl Comparison {
+impl ReferenceTables {
     /// Compares each sample (`generated`, whether it `passed`) with its task's `reference`.
     pub fn new(samples: &[(Option<&CodeMetrics>, &CodeMetrics, bool)]) -> Self {
         let pick = |filter: fn(bool) -> bool| {
@@ -83,7 +83,7 @@ impl Comparison {
                     .map(|(r, g, _)| (*r, *g)),
             )
         };
-        Comparison {
+        ReferenceTables {
             all: pick(|_| true),
             correct: pick(|passed| passed),
             incorrect: pick(|passed| !passed),
@@ -224,7 +224,7 @@ mod tests {
             (Some(&b), &s3, true),
             (None, &s4, false),
         ];
-        let table = Comparison::new(&samples);
+        let table = ReferenceTables::new(&samples);
 
         assert_eq!((table.all.samples, table.all.compared), (4, 3));
         let loc = &table.all.rows[0];
@@ -260,13 +260,16 @@ mod tests {
 
     #[test]
     fn empty_sets_and_table() {
-        let table = Comparison::new(&[]);
+        let table = ReferenceTables::new(&[]);
         assert_eq!(table.correct.compared, 0);
         assert_eq!(table.correct.rows[0].avg_reference, None);
         let text = table.table();
         assert_eq!(text.rows.len(), 3 * METRICS.len());
         assert_eq!(text.rows[0][3], "-");
         let json = serde_json::to_string(&table).unwrap();
-        assert_eq!(serde_json::from_str::<Comparison>(&json).unwrap(), table);
+        assert_eq!(
+            serde_json::from_str::<ReferenceTables>(&json).unwrap(),
+            table
+        );
     }
 }
