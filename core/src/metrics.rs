@@ -88,6 +88,64 @@ pub fn max_rate<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Opti
         })
 }
 
+/// `pass@k` per k, keyed by the number k (so ordered by k: `pass@2` before `pass@10`). Files
+/// write it as `{"pass@1": x, "pass@10": y}`, as they always have; only this type formats or
+/// parses those names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PassAtK(pub BTreeMap<u32, f64>);
+
+impl PassAtK {
+    /// pass@`k`, when defined.
+    pub fn get(&self, k: u32) -> Option<f64> {
+        self.0.get(&k).copied()
+    }
+
+    /// Every defined k with its value, by k.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.0.iter().map(|(k, v)| (*k, *v))
+    }
+
+    /// The ks defined, in order.
+    pub fn ks(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.keys().copied()
+    }
+
+    /// The name of pass@`k` in files and tables.
+    pub fn name(k: u32) -> String {
+        format!("pass@{k}")
+    }
+}
+
+impl serde::Serialize for PassAtK {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(&PassAtK::name(*k), v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PassAtK {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let named = BTreeMap::<String, f64>::deserialize(deserializer)?;
+        named
+            .into_iter()
+            .map(|(name, value)| {
+                let k = name
+                    .strip_prefix("pass@")
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .ok_or_else(|| {
+                        serde::de::Error::custom(format!("`{name}` is not `pass@<k>`"))
+                    })?;
+                Ok((k, value))
+            })
+            .collect::<Result<_, _>>()
+            .map(PassAtK)
+    }
+}
+
 /// Every metric of one group of samples.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
@@ -102,7 +160,7 @@ pub struct Metrics {
     /// How many samples ended with each verdict.
     pub verdicts: BTreeMap<Verdict, u64>,
     /// `pass@k` for each k for which every unit has at least k samples.
-    pub pass_at_k: BTreeMap<String, f64>,
+    pub pass_at_k: PassAtK,
     /// AvgPassRatio (AixBench): the mean over units of the mean fraction of cases passed.
     pub avg_pass_ratio: Option<f64>,
     /// ScenEval's pass rate: 1 - failed cases / all cases, pooled over every sample of the group.
@@ -317,11 +375,13 @@ pub fn score_units<'u, 'a: 'u>(
         }
         attempts_sum += f64::from(attempts_until_pass(&unit.results, options.attempt_k));
     }
-    let pass_at_k = options
-        .ks
-        .iter()
-        .filter_map(|&k| mean_pass_at_k(&counts, k).map(|v| (format!("pass@{k}"), v)))
-        .collect();
+    let pass_at_k = PassAtK(
+        options
+            .ks
+            .iter()
+            .filter_map(|&k| mean_pass_at_k(&counts, k).map(|v| (k, v)))
+            .collect(),
+    );
     let verdicts: BTreeMap<Verdict, u64> = Verdict::ALL
         .iter()
         .zip(verdict_counts)
@@ -440,8 +500,8 @@ mod tests {
         let m = score(&results, &ScoreOptions::default());
         assert_eq!((m.samples, m.tasks, m.units, m.passed), (4, 2, 2, 1));
         // pass@1 = mean(1/2, 0) = 0.25; pass@2 = mean(1, 0) = 0.5 is not asked for; 10 and 100 undefined.
-        assert_eq!(m.pass_at_k.get("pass@1"), Some(&0.25));
-        assert!(!m.pass_at_k.contains_key("pass@10"));
+        assert_eq!(m.pass_at_k.get(1), Some(0.25));
+        assert_eq!(m.pass_at_k.get(10), None);
         // AvgPassRatio = mean over units of mean ratio = mean(0.75, 0) = 0.375.
         assert_eq!(m.avg_pass_ratio, Some(0.375));
         // ScenEval pass rate pools cases: 3 passed of 12 -> 1 - 9/12 = 0.25.
@@ -486,7 +546,7 @@ mod tests {
         let results = [result("t", "a", 0, &[true]), result("t", "b", 1, &[false])];
         let m = score(&results, &ScoreOptions::default());
         assert_eq!((m.tasks, m.units), (1, 2));
-        assert_eq!(m.pass_at_k["pass@1"], 0.5);
+        assert_eq!(m.pass_at_k.get(1), Some(0.5));
         assert_eq!(m.solvability, Some(0.5));
     }
 

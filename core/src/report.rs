@@ -7,7 +7,7 @@
 use crate::code_metrics::CodeMetrics;
 use crate::facets::{distribution, ComplexityMetric, Facet, GroupKey};
 use crate::metrics::{
-    group_by_unit, score_units, unit_key, CaseTotals, Metrics, ScoreOptions, Unit,
+    group_by_unit, score_units, unit_key, CaseTotals, Metrics, PassAtK, ScoreOptions, Unit,
 };
 use crate::query::Query;
 use crate::reference_tables::ReferenceTables;
@@ -202,14 +202,14 @@ impl Report {
     /// [`Report::table`] and, cell for cell, the number each cell shows before formatting
     /// (`None` for group keys and undefined metrics), so that a page can expose exact values.
     pub fn table_with_values(&self) -> (Table, Vec<Vec<Option<f64>>>) {
-        let ks = sorted_ks(&self.overall.pass_at_k.keys().cloned().collect::<Vec<_>>());
+        let ks: Vec<u32> = self.overall.pass_at_k.ks().collect();
         let mut headers: Vec<String> = if self.facets.is_empty() {
             vec!["group".into()]
         } else {
             self.facets.clone()
         };
         headers.extend(["samples", "tasks", "passed"].iter().map(|s| s.to_string()));
-        headers.extend(ks.iter().cloned());
+        headers.extend(ks.iter().map(|&k| PassAtK::name(k)));
         headers.extend(
             [
                 "avg_pass_ratio",
@@ -224,7 +224,7 @@ impl Report {
         let row = |keys: Vec<String>, m: &Metrics| -> (Vec<String>, Vec<Option<f64>>) {
             let mut values: Vec<Option<f64>> = vec![None; keys.len()];
             values.extend([m.samples, m.tasks, m.passed].map(|n| Some(n as f64)));
-            values.extend(ks.iter().map(|k| m.pass_at_k.get(k).copied()));
+            values.extend(ks.iter().map(|&k| m.pass_at_k.get(k)));
             values.extend([
                 m.avg_pass_ratio,
                 m.sceneval_pass_rate,
@@ -298,17 +298,6 @@ impl Prepared {
             results_without_task: (results.len() - kept) as u64,
         }
     }
-}
-
-/// `pass@k` names ordered by k, not by text (`pass@10` after `pass@2`).
-fn sorted_ks(ks: &[String]) -> Vec<String> {
-    let mut sorted = ks.to_vec();
-    sorted.sort_by_key(|k| {
-        k.trim_start_matches("pass@")
-            .parse::<u64>()
-            .unwrap_or(u64::MAX)
-    });
-    sorted
 }
 
 /// A metric as reports show it: four decimals, or `-` when undefined.
@@ -477,10 +466,12 @@ mod tests {
     }
 
     #[test]
-    fn pass_at_k_columns_sort_by_k() {
-        assert_eq!(
-            sorted_ks(&["pass@10".into(), "pass@2".into(), "pass@1".into()]),
-            ["pass@1", "pass@2", "pass@10"]
-        );
+    fn pass_at_k_is_keyed_by_k_and_written_by_name() {
+        let pass = PassAtK([(10, 0.5), (2, 0.25), (1, 0.125)].into_iter().collect());
+        assert_eq!(pass.ks().collect::<Vec<_>>(), [1, 2, 10]);
+        let text = serde_json::to_string(&pass).unwrap();
+        assert_eq!(text, r#"{"pass@1":0.125,"pass@2":0.25,"pass@10":0.5}"#);
+        assert_eq!(serde_json::from_str::<PassAtK>(&text).unwrap(), pass);
+        assert!(serde_json::from_str::<PassAtK>(r#"{"pass@x":1}"#).is_err());
     }
 }

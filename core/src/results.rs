@@ -237,7 +237,7 @@ pub struct RunSummary {
     pub verdicts: BTreeMap<Verdict, u64>,
     /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples of each
     /// model, averaged over (task, model) pairs as `wasmeval report` does.
-    pub pass_at_k: BTreeMap<String, f64>,
+    pub pass_at_k: metrics::PassAtK,
     /// The share of cases judged by the host ([`JudgedBy::Host`]) among the cases whose judge is
     /// recorded; absent when none is.
     #[serde(default, skip_serializing_if = "Option::is_none")]

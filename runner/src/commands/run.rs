@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use wasmeval_core::formats::humaneval;
+use wasmeval_core::metrics::PassAtK;
 use wasmeval_core::{Language, RunSummary, SampleResult, Task, TaskId};
 
 /// The run's tasks, in wasmeval's format, written beside the results.
@@ -338,8 +339,8 @@ fn print_summary(summary: &RunSummary, out: &std::path::Path) {
     for (verdict, count) in &summary.verdicts {
         text.push_str(&format!("  {:<14} {count}\n", verdict.as_str()));
     }
-    for (name, value) in &summary.pass_at_k {
-        text.push_str(&format!("{name}: {value:.5}\n"));
+    for (k, value) in summary.pass_at_k.iter() {
+        text.push_str(&format!("{}: {value:.5}\n", PassAtK::name(k)));
     }
     if let Some(share) = summary.host_judged {
         text.push_str(&format!(
