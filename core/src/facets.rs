@@ -39,18 +39,25 @@ impl ComplexityMetric {
         }
     }
 
-    /// The bucket `value` falls in, as a label (`3-4`, `21+`) with its lower bound for ordering.
-    /// Narrow at the low end, where most small tasks lie, and wider above.
-    pub fn bucket(self, value: u32) -> (u32, String) {
+    /// The buckets reports group this figure into, in order: narrow at the low end, where most
+    /// small tasks lie, and wider above.
+    pub fn buckets(self) -> Vec<Bucket> {
         let starts = self.bucket_starts();
-        let i = starts.iter().rposition(|&s| s <= value).unwrap_or(0);
-        let low = starts[i];
-        let label = match starts.get(i + 1) {
-            Some(&next) if next - 1 == low => low.to_string(),
-            Some(&next) => format!("{low}-{}", next - 1),
-            None => format!("{low}+"),
-        };
-        (low, label)
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &low)| Bucket {
+                low,
+                high: starts.get(i + 1).map(|next| next - 1),
+            })
+            .collect()
+    }
+
+    /// The bucket `value` falls in, as a label (`3-4`, `21+`) with its lower bound for ordering.
+    pub fn bucket(self, value: u32) -> (u32, String) {
+        let buckets = self.buckets();
+        let i = buckets.iter().rposition(|b| b.low <= value).unwrap_or(0);
+        (buckets[i].low, buckets[i].label())
     }
 
     /// The name used in files and on the command line.
@@ -59,6 +66,35 @@ impl ComplexityMetric {
             ComplexityMetric::Cyclomatic => "cyclomatic",
             ComplexityMetric::Cognitive => "cognitive",
             ComplexityMetric::Loc => "loc",
+        }
+    }
+}
+
+/// One bucket of a complexity figure: the values `low..=high` (no upper end for the last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bucket {
+    /// The smallest value in the bucket.
+    pub low: u32,
+    /// The largest, when there is one.
+    pub high: Option<u32>,
+}
+
+impl Bucket {
+    /// The label reports show: `1`, `3-4`, `21+`.
+    pub fn label(&self) -> String {
+        match self.high {
+            Some(high) if high == self.low => self.low.to_string(),
+            Some(high) => format!("{}-{high}", self.low),
+            None => format!("{}+", self.low),
+        }
+    }
+
+    /// The bucket as a range of the query syntax: `1`, `3..4`, `21..`.
+    pub fn query_range(&self) -> String {
+        match self.high {
+            Some(high) if high == self.low => self.low.to_string(),
+            Some(high) => format!("{}..{high}", self.low),
+            None => format!("{}..", self.low),
         }
     }
 }
@@ -276,6 +312,15 @@ mod tests {
         assert_eq!(m.bucket(21), (21, "21+".into()));
         assert_eq!(m.bucket(500), (21, "21+".into()));
         assert_eq!(ComplexityMetric::Loc.bucket(7), (6, "6-10".into()));
+        let ranges: Vec<String> = ComplexityMetric::Cyclomatic
+            .buckets()
+            .iter()
+            .map(Bucket::query_range)
+            .collect();
+        assert_eq!(
+            ranges,
+            ["1..2", "3..4", "5..7", "8..10", "11..15", "16..20", "21.."]
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::use_store;
 use crate::state::Action;
-use wasmeval_core::facets::Facet;
+use wasmeval_core::facets::{Bucket, ComplexityMetric, Facet};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -67,15 +67,21 @@ pub fn filters() -> Html {
         }
     };
     let years: Vec<String> = choices.years.iter().map(u32::to_string).collect();
-    // The complexity buckets of the whole bundle, as ranges of the query syntax.
-    let buckets: Vec<String> = data
+    // The complexity buckets the bundle's tasks fall in, as ranges of the query syntax (core
+    // defines the buckets; the distribution says which hold tasks).
+    let present: Vec<&str> = data
         .bundle
         .metrics
         .distributions
         .iter()
         .filter(|d| d.facet == "complexity")
-        .flat_map(|d| d.counts.iter().map(|(label, _)| bucket_range(label)))
-        .flatten()
+        .flat_map(|d| d.counts.iter().map(|(label, _)| label.as_str()))
+        .collect();
+    let buckets: Vec<String> = ComplexityMetric::Cyclomatic
+        .buckets()
+        .iter()
+        .filter(|bucket| present.contains(&bucket.label().as_str()))
+        .map(Bucket::query_range)
         .collect();
     let by = store.group_by.clone();
     let group_menu = |slot: usize| {
@@ -137,32 +143,5 @@ pub fn filters() -> Html {
             </div>
             <p class="command"><code data-testid="command">{ command }</code></p>
         </section>
-    }
-}
-
-/// A complexity bucket's label (`3-4`, `21+`, `1`) as a query range (`3..4`, `21..`, `1`);
-/// `None` for the missing-value bucket.
-fn bucket_range(label: &str) -> Option<String> {
-    if let Some(low) = label.strip_suffix('+') {
-        return low.parse::<u32>().ok().map(|low| format!("{low}.."));
-    }
-    match label.split_once('-') {
-        Some((low, high)) => Some(format!(
-            "{}..{}",
-            low.parse::<u32>().ok()?,
-            high.parse::<u32>().ok()?
-        )),
-        None => label.parse::<u32>().ok().map(|v| v.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn complexity_buckets_become_query_ranges() {
-        assert_eq!(super::bucket_range("3-4").as_deref(), Some("3..4"));
-        assert_eq!(super::bucket_range("21+").as_deref(), Some("21.."));
-        assert_eq!(super::bucket_range("1").as_deref(), Some("1"));
-        assert_eq!(super::bucket_range("(none)"), None);
     }
 }
