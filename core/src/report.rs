@@ -300,6 +300,91 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// The results `query` selects, as indices into `results`, in their order there: the one
+    /// selection rule of the pages that list samples.
+    pub fn select_results(
+        &self,
+        tasks: &[Task],
+        results: &[SampleResult],
+        query: &Query,
+    ) -> Vec<u32> {
+        let mut selected: Vec<u32> = self
+            .units
+            .iter()
+            .filter(|unit| {
+                let model = results[unit.results[0] as usize].model.as_deref();
+                query.matches_sample(&tasks[unit.task as usize], model)
+            })
+            .flat_map(|unit| unit.results.iter().copied())
+            .collect();
+        selected.sort_unstable();
+        selected
+    }
+
+    /// One row per task `query` selects (in task id order): each of `models`' passed samples of
+    /// samples run (`-` when it has none), and whether their pass rates differ (`yes`).
+    pub fn passes_per_task(
+        &self,
+        tasks: &[Task],
+        results: &[SampleResult],
+        query: &Query,
+        models: &[String],
+    ) -> Table {
+        let mut headers = vec!["task".to_owned()];
+        headers.extend(models.iter().cloned());
+        headers.push("differs".into());
+        // task index -> per model (passed, run)
+        let mut counts: std::collections::BTreeMap<&TaskId, Vec<Option<(u64, u64)>>> = tasks
+            .iter()
+            .filter(|t| query.matches_task(t))
+            .map(|t| (&t.id, vec![None; models.len()]))
+            .collect();
+        for unit in &self.units {
+            let task = &tasks[unit.task as usize];
+            let model = results[unit.results[0] as usize].model.as_deref();
+            let Some(slot) = models.iter().position(|m| Some(m.as_str()) == model) else {
+                continue;
+            };
+            if !query.matches_sample(task, model) {
+                continue;
+            }
+            if let Some(row) = counts.get_mut(&task.id) {
+                let passed = unit
+                    .results
+                    .iter()
+                    .filter(|&&i| results[i as usize].verdict == Verdict::Passed)
+                    .count() as u64;
+                row[slot] = Some((passed, unit.results.len() as u64));
+            }
+        }
+        let rows = counts
+            .into_iter()
+            .map(|(task, cells)| {
+                let rates: Vec<Option<f64>> = cells
+                    .iter()
+                    .map(|c| c.and_then(|(p, n)| (n > 0).then(|| p as f64 / n as f64)))
+                    .collect();
+                let mut row = vec![task.0.clone()];
+                row.extend(
+                    cells
+                        .iter()
+                        .map(|c| c.map_or("-".into(), |(p, n)| format!("{p}/{n}"))),
+                );
+                let differs = rates.windows(2).any(|w| w[0] != w[1]);
+                row.push(if differs { "yes" } else { "" }.into());
+                row
+            })
+            .collect();
+        Table { headers, rows }
+    }
+}
+
+/// The tasks `query` selects, in their order.
+pub fn select_tasks<'a>(tasks: &'a [Task], query: &Query) -> Vec<&'a Task> {
+    tasks.iter().filter(|t| query.matches_task(t)).collect()
+}
+
 /// A metric as reports show it: four decimals, or `-` when undefined.
 pub fn number(value: Option<f64>) -> String {
     value.map_or("-".into(), |v| format!("{v:.4}"))
@@ -463,6 +548,43 @@ mod tests {
             "topic,n\r\n\"a, b\",1\r\n\"say \"\"x\"\"\",2\r\n"
         );
         assert_eq!(table.to_text(), "topic    n\na, b     1\nsay \"x\"  2\n");
+    }
+
+    #[test]
+    fn selection_and_per_task_passes_follow_the_query() {
+        let bundle = crate::synthetic::bundle(200, 7);
+        let prepared = Prepared::new(&bundle.tasks, &bundle.results);
+        let everything = prepared.select_results(&bundle.tasks, &bundle.results, &Query::default());
+        assert_eq!(everything.len(), bundle.results.len());
+        assert!(everything.windows(2).all(|w| w[0] < w[1]));
+        let model = bundle.results[0].model.clone().unwrap();
+        let one = Query {
+            models: vec![model.clone()],
+            ..Query::default()
+        };
+        let selected = prepared.select_results(&bundle.tasks, &bundle.results, &one);
+        let expected = bundle
+            .results
+            .iter()
+            .filter(|r| r.model.as_deref() == Some(model.as_str()))
+            .count();
+        assert_eq!(selected.len(), expected);
+        let table = prepared.passes_per_task(
+            &bundle.tasks,
+            &bundle.results,
+            &one,
+            std::slice::from_ref(&model),
+        );
+        assert_eq!(table.headers, ["task", model.as_str(), "differs"]);
+        assert_eq!(table.rows.len(), select_tasks(&bundle.tasks, &one).len());
+        // Every sample of the model is counted once, in its task's row.
+        let run: u64 = table
+            .rows
+            .iter()
+            .filter_map(|row| row[1].split_once('/'))
+            .map(|(_, n)| n.parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(run as usize, expected);
     }
 
     #[test]

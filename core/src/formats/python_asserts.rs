@@ -343,7 +343,7 @@ fn logical_lines(code: &str) -> Result<Vec<(usize, String)>, NotConverted> {
         } else {
             text
         });
-        if quote.map_or(false, |q| q.len() == 1) {
+        if quote.is_some_and(|q| q.len() == 1) {
             return Err(not("a string that does not close on its line"));
         }
         if depth <= 0 && quote.is_none() && !continued {

@@ -4,11 +4,8 @@
 use super::data_table::DataTable;
 use super::use_store;
 use crate::state::{report, Action};
-use std::collections::BTreeMap;
 use wasmeval_core::facets::Facet;
 use wasmeval_core::query::Query;
-use wasmeval_core::report::Table;
-use wasmeval_core::Verdict;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -42,7 +39,9 @@ pub fn compare() -> Html {
     });
     let side_by_side = report(&data, &query, &[Facet::Model]);
     let (metrics, values) = side_by_side.table_with_values();
-    let per_task = per_task_table(&data.bundle, &query, &models);
+    let per_task =
+        data.prepared
+            .passes_per_task(&data.bundle.tasks, &data.bundle.results, &query, &models);
     html! {
         <>
             <p class="pickers">{ "Compare " }{ picker(0) }{ " with " }{ picker(1) }</p>
@@ -68,68 +67,4 @@ pub fn compare() -> Html {
             }
         </>
     }
-}
-
-/// One row per selected task: each model's passed/run, and whether they differ.
-fn per_task_table(
-    bundle: &wasmeval_core::report::Bundle,
-    query: &Query,
-    models: &[String],
-) -> Table {
-    let tasks: BTreeMap<&str, &wasmeval_core::Task> = bundle
-        .tasks
-        .iter()
-        .filter(|t| query.matches_task(t))
-        .map(|t| (t.id.0.as_str(), t))
-        .collect();
-    // (task, model) -> (passed, run)
-    let mut counts: BTreeMap<(&str, &str), (u64, u64)> = BTreeMap::new();
-    for result in &bundle.results {
-        let (Some(model), Some(task)) = (
-            result.model.as_deref(),
-            tasks.get(result.task_id.0.as_str()),
-        ) else {
-            continue;
-        };
-        if !models.iter().any(|m| m == model) || !query.matches_sample(task, Some(model)) {
-            continue;
-        }
-        let entry = counts
-            .entry((result.task_id.0.as_str(), model))
-            .or_default();
-        entry.0 += u64::from(result.verdict == Verdict::Passed);
-        entry.1 += 1;
-    }
-    let mut headers = vec!["task".to_owned()];
-    headers.extend(models.iter().cloned());
-    headers.push("differs".into());
-    let rows = tasks
-        .keys()
-        .map(|task| {
-            let cells: Vec<Option<(u64, u64)>> = models
-                .iter()
-                .map(|m| counts.get(&(*task, m.as_str())).copied())
-                .collect();
-            let rates: Vec<Option<f64>> = cells
-                .iter()
-                .map(|c| c.and_then(|(p, n)| (n > 0).then(|| p as f64 / n as f64)))
-                .collect();
-            let mut row = vec![(*task).to_owned()];
-            row.extend(
-                cells
-                    .iter()
-                    .map(|c| c.map_or("-".into(), |(p, n)| format!("{p}/{n}"))),
-            );
-            row.push(
-                if rates.windows(2).any(|w| w[0] != w[1]) {
-                    "yes"
-                } else {
-                    ""
-                }
-                .into(),
-            );
-            row
-        })
-        .collect();
-    Table { headers, rows }
 }

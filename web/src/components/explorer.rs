@@ -5,7 +5,7 @@ use super::bar_chart::BarChart;
 use super::data_table::DataTable;
 use super::use_store;
 use crate::charts::Series;
-use wasmeval_core::report::Table;
+use wasmeval_core::report::{select_tasks, Table};
 use yew::prelude::*;
 
 /// Tasks listed at most; the export has them all.
@@ -18,12 +18,7 @@ pub fn explorer() -> Html {
     let (Some(report), Some(data)) = (store.report.clone(), store.data.clone()) else {
         return html! {};
     };
-    let tasks: Vec<&wasmeval_core::Task> = data
-        .bundle
-        .tasks
-        .iter()
-        .filter(|t| store.query.matches_task(t))
-        .collect();
+    let tasks = select_tasks(&data.bundle.tasks, &store.query);
     let mut table = Table {
         headers: [
             "task",

@@ -4,7 +4,7 @@ use super::data_table::Exports;
 use super::sample_detail::SampleDetail;
 use super::use_store;
 use crate::state::Action;
-use std::collections::BTreeMap;
+
 use wasmeval_core::report::Table;
 use wasmeval_core::{SampleResult, Verdict};
 use web_sys::HtmlSelectElement;
@@ -27,22 +27,13 @@ pub fn samples() -> Html {
             return html! { <SampleDetail result={result.clone()} /> };
         }
     }
-    let tasks: BTreeMap<&str, &wasmeval_core::Task> = data
-        .bundle
-        .tasks
-        .iter()
-        .map(|t| (t.id.0.as_str(), t))
-        .collect();
+    // The selection is core's (Prepared::select_results); the verdict menu narrows it.
     let selected: Vec<&SampleResult> = data
-        .bundle
-        .results
-        .iter()
-        .filter(|r| {
-            tasks
-                .get(r.task_id.0.as_str())
-                .is_some_and(|t| store.query.matches_sample(t, r.model.as_deref()))
-                && verdict.is_none_or(|v| r.verdict == v)
-        })
+        .prepared
+        .select_results(&data.bundle.tasks, &data.bundle.results, &store.query)
+        .into_iter()
+        .map(|i| &data.bundle.results[i as usize])
+        .filter(|r| verdict.is_none_or(|v| r.verdict == v))
         .collect();
     let pages = selected.len().div_ceil(PAGE).max(1);
     let current = (*page).min(pages - 1);
