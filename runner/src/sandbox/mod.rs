@@ -16,13 +16,13 @@ pub mod output;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::output::CapturedOutput;
-/// What an execution did, as plain data judged by `wasmeval_core::judging`.
-pub use wasmeval_core::judging::{Execution, Exit};
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+/// What an execution did, as plain data judged by `wasmeval_core::judging`.
+pub use wasmeval_core::judging::{Execution, Exit};
 use wasmtime::{
     Config, Engine, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig,
     ResourceLimiter, Store, Trap,

