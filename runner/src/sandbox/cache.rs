@@ -72,11 +72,15 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     if let Some(module) = deserialize(engine, &entry) {
         return Ok(module);
     }
-    eprintln!(
-        "wasmeval: compiling a {} MB module (once; later runs load it from {})",
-        wasm.len() >> 20,
-        dir.display()
-    );
+    // A large module (an interpreter) takes minutes: say why the run pauses. Compiled samples
+    // take milliseconds each and would only flood stderr (the progress bar counts them).
+    if wasm.len() >= 1 << 20 {
+        eprintln!(
+            "wasmeval: compiling a {} MB module (once; later runs load it from {})",
+            wasm.len() >> 20,
+            dir.display()
+        );
+    }
     let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
     let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     crate::atomic_file::write(&entry, &bytes)?;

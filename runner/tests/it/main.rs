@@ -9,6 +9,7 @@ mod calls;
 mod cli;
 mod compiled;
 mod demo;
+mod fuel_budget;
 mod hostile;
 mod io;
 mod javascript;

@@ -1,0 +1,82 @@
+//! Fuel budgets of the common paths. Fuel is exact and repeatable (the same module and program
+//! use the same fuel on any machine), so these thresholds guard speed without timing anything: a
+//! change that makes a trivial sample or the demo cost more than about 10% over today's figure
+//! fails here instead of slipping into the README's figures.
+//!
+//! When a change is meant to cost more (or saves fuel), re-measure and set the thresholds about
+//! 10% above the new values:
+//!
+//! ```sh
+//! wasmeval run --tasks tests/fixtures/fuel-budget/tasks.jsonl --samples tests/fixtures/fuel-budget/samples.jsonl --out /tmp/fb
+//! wasmeval run --tasks demo/tasks.jsonl --samples demo/samples.jsonl --out /tmp/demo
+//! ```
+//!
+//! and read `fuel` in `results.jsonl` (per sample; summed for the demo).
+
+use crate::support::{fixture, repo, results, run};
+
+/// (task, fuel measured on 2026-11-24, at most this).
+const TRIVIAL: [(&str, u64, u64); 4] = [
+    // CPython's start-up (snapshot), the harness and one assertion.
+    ("fuel/python", 60_939_438, 67_000_000),
+    // QuickJS's start-up, the prelude and one assertion program.
+    ("fuel/javascript", 29_799_438, 33_000_000),
+    // A compiled program printing one line.
+    ("fuel/c", 611, 680),
+    ("fuel/rust", 1_477, 1_650),
+];
+
+/// The whole demo run (196 samples, ten of which spend their whole 1e10 budget).
+const DEMO: (u64, u64) = (121_026_278_960, 133_000_000_000);
+
+fn how_to_remeasure() -> &'static str {
+    "re-measure as runner/tests/it/fuel_budget.rs says, and raise the threshold only if the cost is intended"
+}
+
+#[test]
+fn a_trivial_sample_of_each_language_stays_within_its_fuel_budget() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("fuel-budget");
+    run(&tasks, &samples, work.path(), &["--jobs", "2"]);
+    let results = results(work.path());
+    assert_eq!(results.len(), TRIVIAL.len());
+    let mut over = Vec::new();
+    for ((task, measured, budget), result) in TRIVIAL.iter().zip(&results) {
+        assert_eq!(result["task_id"], *task);
+        assert_eq!(result["verdict"], "passed", "{result}");
+        let fuel = result["fuel"].as_u64().unwrap();
+        if fuel > *budget {
+            over.push(format!(
+                "{task}: {fuel} fuel, over its budget of {budget} (measured {measured} on 2026-11-24)"
+            ));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "{}; {}",
+        over.join("; "),
+        how_to_remeasure()
+    );
+}
+
+#[test]
+fn the_demo_run_stays_within_its_fuel_budget() {
+    let work = tempfile::tempdir().unwrap();
+    let demo = repo().join("demo");
+    run(
+        &demo.join("tasks.jsonl"),
+        &demo.join("samples.jsonl"),
+        work.path(),
+        &["--jobs", "2"],
+    );
+    let fuel: u64 = results(work.path())
+        .iter()
+        .map(|r| r["fuel"].as_u64().unwrap())
+        .sum();
+    let (measured, budget) = DEMO;
+    assert!(
+        fuel <= budget,
+        "the demo used {fuel} fuel, over its budget of {budget} (measured {measured} on 2026-11-24); {}",
+        how_to_remeasure()
+    );
+}
