@@ -217,9 +217,13 @@ pub struct Finished {
     pub wall_killed: bool,
 }
 
+/// The build time every compilation claims: 2000-01-01 00:00:00 UTC.
+pub const SOURCE_DATE_EPOCH: &str = "946684800";
+
 /// Runs `program args` under `confinement` through the helper binary `helper` (a `wasmeval`
-/// executable), in `cwd` (the scratch folder, also its TMPDIR), with an otherwise empty environment, keeping at most `output_cap` bytes
-/// of each output stream and killing the whole process group after `wall`.
+/// executable), in `cwd` (the scratch folder, also its TMPDIR), with an otherwise empty
+/// environment (but for [`SOURCE_DATE_EPOCH`]), keeping at most `output_cap` bytes of each output
+/// stream and killing the whole process group after `wall`.
 ///
 /// `Err` only when the helper could not be started or waited for.
 pub fn run(
@@ -247,6 +251,9 @@ pub fn run(
         .process_group(0);
     // rustc's temporary files belong in the scratch folder, the only writable place.
     command.env("TMPDIR", cwd);
+    // A fixed build time: clang's __DATE__, __TIME__ and __TIMESTAMP__ follow it, so the host's
+    // clock never reaches a module and a cold cache builds the same module as a warm one.
+    command.env("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH);
     let started = std::time::Instant::now();
     let mut child = command
         .spawn()

@@ -684,3 +684,29 @@ mod helper {
         assert!(finished.discarded > 0);
     }
 }
+
+#[test]
+fn compilers_see_a_fixed_build_time_not_the_hosts_clock() {
+    let cache = tempfile::tempdir().unwrap();
+    let toolchains = toolchains(cache.path());
+    for (language, source) in [
+        (
+            Language::C,
+            "#include <stdio.h>\nint main(void) { puts(__DATE__ \" \" __TIME__); }\n",
+        ),
+        (
+            Language::Cpp,
+            "#include <cstdio>\nint main() { std::puts(__DATE__ \" \" __TIME__); }\n",
+        ),
+    ] {
+        let Compiled::Module { wasm, .. } = toolchains
+            .compile(language, source, &CompileLimits::default())
+            .unwrap()
+        else {
+            panic!("{language} does not compile");
+        };
+        // SOURCE_DATE_EPOCH is 2000-01-01 00:00:00 UTC for every compilation.
+        let text = String::from_utf8_lossy(&wasm);
+        assert!(text.contains("Jan  1 2000 00:00:00"), "{language}");
+    }
+}
