@@ -642,7 +642,8 @@ pub fn clang_key_flags(language: Language) -> String {
 /// SHA-256 over (compiler version, flags, source), each length-prefixed.
 fn key(version: &str, flags: &str, source: &str) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(b"wasmeval toolchain cache v1\0");
+    // v2: compilers run with a fixed SOURCE_DATE_EPOCH, which changes __DATE__ in modules.
+    hasher.update(b"wasmeval toolchain cache v2\0");
     for part in [version, flags, source] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
