@@ -18,6 +18,17 @@ pub enum ExpectedError {
     /// `FormatError` names).
     #[error("{0}")]
     BadInput(String),
+    /// Another `wasmeval run` is writing to the output folder.
+    #[error(
+        "{} is in use by another wasmeval run (process {holder}); wait for it, or choose another --out",
+        folder.display()
+    )]
+    FolderInUse {
+        /// The output folder.
+        folder: PathBuf,
+        /// The process holding it, as its lock file says.
+        holder: String,
+    },
     /// The output folder holds an unfinished run over other inputs, runtimes or limits.
     #[error(
         "{} holds results of a run with other {differs}; choose another --out, or pass --fresh to discard them",

@@ -12,14 +12,26 @@ use wasmeval_core::{Language, Task};
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     let read = if path.extension().is_some_and(|ext| ext == "gz") {
-        GzDecoder::new(file).read_to_string(&mut text)
+        GzDecoder::new(file).read_to_end(&mut bytes)
     } else {
-        std::io::BufReader::new(file).read_to_string(&mut text)
+        std::io::BufReader::new(file).read_to_end(&mut bytes)
     };
     read.with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(text)
+    String::from_utf8(bytes).map_err(|error| {
+        // The user's to fix: say where, as for any other bad input.
+        let valid = error.utf8_error().valid_up_to();
+        let bytes = error.as_bytes();
+        let line = 1 + bytes[..valid].iter().filter(|&&b| b == b'\n').count();
+        BadInput(format!(
+            "{}:{line}: not UTF-8 text (byte {} of the file is {:#04x}); save the file as UTF-8",
+            path.display(),
+            valid + 1,
+            bytes[valid]
+        ))
+        .into()
+    })
 }
 
 /// Reads a task file (`.jsonl`, `.jsonl.gz` or a JSON array; wasmeval, human-eval, MBPP,

@@ -70,6 +70,53 @@ impl RunManifest {
     }
 }
 
+/// An output folder held by one run: a second `wasmeval run` on the same folder refuses at once,
+/// naming this one's process, instead of doing all the work twice. The lock is the kernel's
+/// (`flock`), so it goes with the process, even when killed: no stale lock to remove by hand.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: File,
+}
+
+const LOCK: &str = "run.lock";
+
+impl FolderLock {
+    /// Takes `dir` (creating it) for this process, or says which process holds it.
+    pub fn take(dir: &Path) -> anyhow::Result<FolderLock> {
+        use std::io::{Read, Seek};
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(LOCK);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {
+                file.set_len(0)
+                    .and_then(|()| file.rewind())
+                    .and_then(|()| write!(file, "{}", std::process::id()))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                Ok(FolderLock { _file: file })
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = file.read_to_string(&mut holder);
+                Err(crate::errors::ExpectedError::FolderInUse {
+                    folder: dir.to_owned(),
+                    holder: holder.trim().to_owned(),
+                }
+                .into())
+            }
+            Err(std::fs::TryLockError::Error(error)) => {
+                Err(error).with_context(|| format!("cannot lock {}", path.display()))
+            }
+        }
+    }
+}
+
 /// An open output directory.
 pub struct ResultStore {
     dir: PathBuf,

@@ -8,7 +8,7 @@ use crate::input;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::sandbox::Sandbox;
-use crate::store::{ResultStore, RunManifest};
+use crate::store::{FolderLock, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
 use crate::worker_pool::{run_pool, Job};
 use anyhow::Context;
@@ -99,6 +99,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .and_then(|t| t.c_compiler_identity()),
         limits,
     };
+    // Held until the run ends: a second run on this folder refuses instead of repeating the work.
+    let _lock = FolderLock::take(&args.out)?;
     if args.fresh {
         ResultStore::discard(&args.out)?;
     }

@@ -41,6 +41,17 @@ fn a_malformed_samples_line_is_reported_with_file_and_line() {
 }
 
 #[test]
+fn a_samples_file_that_is_not_utf8_is_bad_input_with_its_line() {
+    let fixtures = repo().join("tests/fixtures");
+    // Line 2 holds `é` in Latin-1 (one byte, 0xe9).
+    let samples = fixtures.join("malformed/samples_latin1.jsonl");
+    let stderr = bad_input_stderr(&fixtures.join("mbpp/tasks.jsonl"), &samples);
+    let expected = format!("{}:2: not UTF-8 text", samples.display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(stderr.contains("save the file as UTF-8"), "{stderr}");
+}
+
+#[test]
 fn a_malformed_task_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
     let tasks = fixtures.join("malformed/tasks_bad_json.jsonl");

@@ -134,3 +134,28 @@ fn a_run_manifest_names_the_compilers_its_modules_come_from() {
         "{manifest}"
     );
 }
+
+#[test]
+fn a_second_run_on_a_folder_in_use_refuses_and_names_the_first() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // This test holds the folder as a running `wasmeval run` would: its lock file, locked, with
+    // the holder's process id in it.
+    let mut lock = std::fs::File::create(out.join("run.lock")).unwrap();
+    lock.lock().unwrap();
+    std::io::Write::write_all(&mut lock, b"4242").unwrap();
+    let (tasks, samples) = fixture("mbpp");
+    let output = run_command(&tasks, &samples, &out, &[]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("in use by another wasmeval run (process 4242)"),
+        "{stderr}"
+    );
+    assert!(!out.join("results.jsonl").exists());
+    // Once it is released, the run goes ahead.
+    drop(lock);
+    run(&tasks, &samples, &out, &[]);
+    assert!(out.join("results.jsonl").exists());
+}
