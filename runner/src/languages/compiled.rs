@@ -10,7 +10,7 @@ use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
 use wasmeval_core::judging::compiled::{assertion_program, judge_assertion_program};
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{Sample, Task, Verdict};
+use wasmeval_core::{Sample, Task, TestSuite, Verdict};
 
 impl LanguageRoute for Toolchains {
     fn run_case_suites(
@@ -20,6 +20,32 @@ impl LanguageRoute for Toolchains {
         sample: &Sample,
         log: &mut CaseLog,
     ) -> anyhow::Result<Option<String>> {
+        // Suites this route cannot run yet fail visibly: a sample must never pass a case it did
+        // not run (with no case at all, it would pass).
+        for suite in &task.tests {
+            let (kind, names): (&str, Vec<&str>) = match suite {
+                TestSuite::Calls { cases, .. } => {
+                    ("calls", cases.iter().map(|c| c.name.as_str()).collect())
+                }
+                TestSuite::Alternatives { sets, .. } => (
+                    "alternatives",
+                    sets.iter()
+                        .flat_map(|set| set.cases.iter().map(|c| c.name.as_str()))
+                        .collect(),
+                ),
+                TestSuite::Assertions { .. } | TestSuite::Io { .. } => continue,
+            };
+            log.fail_all(
+                names,
+                &Outcome::new(
+                    Verdict::HarnessError,
+                    format!(
+                        "{kind} suites are not run for {} samples yet",
+                        task.language
+                    ),
+                ),
+            );
+        }
         let candidate = sample.program(task);
         let token = fresh_token()?;
         for (setup, case) in task.assertion_cases() {

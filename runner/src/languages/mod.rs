@@ -22,7 +22,7 @@ use std::path::Path;
 use wasmeval_core::judging::io::{case_name, judge_io_case};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{JudgedBy, Sample, SampleResult, Task, TestSuite};
+use wasmeval_core::{JudgedBy, Sample, SampleResult, Task, TestSuite, Verdict};
 use wasmtime::Module;
 
 /// What every route gets from the evaluator: the sandbox, the limits and the caches.
@@ -93,6 +93,13 @@ pub fn evaluate(
             Ok(program) => run_io_suites(cx, &program, task, &mut log)?,
             Err(outcome) => log.fail_all(io_case_names(task).iter().map(String::as_str), &outcome),
         }
+    }
+    if log.cases().is_empty() && task.case_count() > 0 {
+        // A route that judged none of a task's cases must not let the sample pass by default.
+        log.fail_without_cases(Outcome::new(
+            Verdict::HarnessError,
+            format!("no case of this {} task was run", task.language),
+        ));
     }
     let base = SampleResult {
         task_id: task.id.clone(),

@@ -58,3 +58,18 @@ fn compiled_programs_are_judged_and_the_sysroot_additions_work() {
     assert_eq!(results[9]["task_id"], "cpp/rand");
     assert_eq!(verdicts[9], ("passed", vec!["passed"]));
 }
+
+#[test]
+fn a_suite_a_compiled_language_cannot_run_fails_visibly_instead_of_passing() {
+    // A C task whose only suite is `calls`, which compiled routes do not run yet: before, its
+    // sample had no case at all and passed.
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = crate::support::fixture("compiled-unsupported");
+    crate::support::run(&tasks, &samples, work.path(), &[]);
+    let result = &crate::support::results(work.path())[0];
+    assert_eq!(result["verdict"], "harness_error", "{result}");
+    assert!(result["message"]
+        .as_str()
+        .unwrap()
+        .contains("calls suites are not run for c samples yet"));
+}
