@@ -650,7 +650,7 @@ mod helper {
     }
 
     #[test]
-    fn the_environment_is_empty_but_for_the_scratch_tmpdir() {
+    fn the_environment_is_empty_but_for_the_scratch_tmpdir_and_a_fixed_build_time() {
         let finished = run("/usr/bin/env", &[], Duration::from_secs(10));
         assert!(finished.status.success());
         let stdout = String::from_utf8_lossy(&finished.stdout);
@@ -658,7 +658,8 @@ mod helper {
             .lines()
             .map(|l| l.split('=').next().unwrap())
             .collect();
-        assert_eq!(names, ["TMPDIR"], "{stdout}");
+        assert_eq!(names, ["SOURCE_DATE_EPOCH", "TMPDIR"], "{stdout}");
+        assert!(stdout.contains("SOURCE_DATE_EPOCH=946684800\n"), "{stdout}");
     }
 
     #[test]
