@@ -16,5 +16,6 @@ pub mod input;
 pub mod languages;
 pub mod sandbox;
 pub mod store;
+pub mod temp_space;
 pub mod toolchain;
 pub mod worker_pool;

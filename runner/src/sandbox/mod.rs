@@ -385,10 +385,7 @@ pub fn temp_folder(kind: Folder) -> anyhow::Result<tempfile::TempDir> {
         Folder::Job => ("wasmeval-job-", "job"),
         Folder::Scratch => ("wasmeval-tmp-", "scratch"),
     };
-    tempfile::Builder::new()
-        .prefix(prefix)
-        .tempdir()
-        .with_context(|| format!("cannot create a {what} folder"))
+    crate::temp_space::folder(prefix).with_context(|| format!("cannot create a {what} folder"))
 }
 
 #[cfg(test)]

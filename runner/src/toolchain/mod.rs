@@ -695,9 +695,7 @@ struct Scratch {
 
 impl Scratch {
     fn new() -> Result<Self> {
-        let dir = tempfile::Builder::new()
-            .prefix("wasmeval-compile-")
-            .tempdir()
+        let dir = crate::temp_space::folder("wasmeval-compile-")
             .context("cannot create a scratch folder")?;
         let path = dir
             .path()

@@ -159,3 +159,37 @@ fn a_second_run_on_a_folder_in_use_refuses_and_names_the_first() {
     run(&tasks, &samples, &out, &[]);
     assert!(out.join("results.jsonl").exists());
 }
+
+#[test]
+fn a_killed_runs_temporary_folders_are_removed_by_the_next_run() {
+    let work = tempfile::tempdir().unwrap();
+    let temp = work.path().join("tmp");
+    // What a run killed by SIGKILL leaves: its folder, a sample's scratch files, its unheld lock.
+    let killed = temp.join("wasmeval-run-4242-1");
+    std::fs::create_dir_all(killed.join("wasmeval-tmp-abc")).unwrap();
+    std::fs::write(
+        killed.join("wasmeval-tmp-abc/written-by-a-guest"),
+        vec![0u8; 1 << 20],
+    )
+    .unwrap();
+    std::fs::write(killed.join(".lock"), b"4242").unwrap();
+    let (tasks, samples) = fixture("mbpp");
+    let out = work.path().join("out");
+    let status = run_command(&tasks, &samples, &out, &[])
+        .env("TMPDIR", &temp)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(!killed.exists(), "the killed run's folder is still there");
+    // The finished run removed its samples' folders; only its own (empty) run folder remains.
+    let left: Vec<_> = std::fs::read_dir(&temp)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    let inside: Vec<_> = std::fs::read_dir(&left[0])
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(inside, [".lock"], "{inside:?}");
+}
