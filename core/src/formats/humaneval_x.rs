@@ -39,7 +39,7 @@
 //!    dropped because it would clash with the local module; its `use rand::Rng;` and
 //!    `use regex::Regex;` resolve to the stand-ins.
 
-use super::python_asserts;
+use super::{javascript_asserts, python_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -228,6 +228,7 @@ impl Problem {
             })?,
         };
         let mut setup = String::new();
+        let raw_test = self.test.clone();
         let (prompt, case, entry_point) = match language {
             Language::Python => {
                 let entry = last_call_of_check(&self.test)
@@ -276,13 +277,19 @@ impl Problem {
                 (self.prompt, self.test, entry)
             }
         };
-        // Python's asserts of the common shapes are judged on the host, as for human-eval.
+        // Python's and JavaScript's asserts of the common shapes are judged on the host.
         let converted = match (language, &entry_point) {
             (Language::Python, Some(entry)) => python_asserts::humaneval_check(&case, entry).ok(),
+            (Language::Javascript, Some(entry)) => {
+                javascript_asserts::humaneval_x_test(&raw_test, entry)
+                    .ok()
+                    .map(|cases| (String::new(), cases))
+            }
             _ => None,
         };
         let tests = match (converted, &entry_point) {
             (Some((imports, cases)), Some(entry)) => TestSuite::Calls {
+                // The Python helper imports (none for JavaScript) and the test's own.
                 setup: format!("{setup}{imports}"),
                 entry_point: entry.clone(),
                 tolerance: 0.0,
@@ -573,10 +580,21 @@ mod tests {
     }
 
     #[test]
-    fn javascript_asserts_throw() {
+    fn javascript_asserts_are_host_judged_calls_or_else_throw_in_the_guest() {
         let task = &fixture("js")[0];
         assert_eq!(task.language, Language::Javascript);
         assert_eq!(task.entry_point.as_deref(), Some("twice"));
+        let TestSuite::Calls { cases, .. } = &task.tests[0] else {
+            panic!("expected calls: {:?}", task.tests[0])
+        };
+        assert_eq!(cases[1].args, [serde_json::json!(-1)]);
+        // The loose `==` stays in the guest, where a failed console.assert throws.
+        let text = include_str!("../../../tests/fixtures/humaneval-x/js.jsonl")
+            .lines()
+            .next()
+            .unwrap()
+            .replace("===", "==");
+        let task = &parse_tasks("js.jsonl", &text).unwrap()[0];
         let (_, code) = case(task);
         assert!(code.starts_with(JS_ASSERT));
         assert!(code.ends_with("testTwice()\n"));

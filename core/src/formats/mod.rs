@@ -5,6 +5,7 @@
 
 pub mod humaneval;
 pub mod humaneval_x;
+pub mod javascript_asserts;
 pub mod jsonl;
 pub mod mbpp;
 pub mod multipl_e;

@@ -1,0 +1,450 @@
+//! JavaScript assertion tests turned into host-judged `calls` cases when they are imported, as
+//! [`super::python_asserts`] does for Python: HumanEval-X's JavaScript tests are an arrow function
+//! of `console.assert(..)` calls, most of them of these shapes:
+//!
+//! | assertion | case |
+//! |---|---|
+//! | `console.assert(f(ARGS) === VALUE)` (either side), `VALUE` a number, string, boolean or `null` | `expected: VALUE` |
+//! | `console.assert(JSON.stringify(f(ARGS)) === JSON.stringify(VALUE))` | `expected: VALUE` (compared as data) |
+//! | `console.assert(f(ARGS))` / `console.assert(!f(ARGS))` | `check: truthy` / `falsy` (JavaScript's truthiness) |
+//!
+//! with `ARGS` and `VALUE` JavaScript literals (numbers, strings, booleans, `null`, arrays,
+//! objects). Anything else (a variable, a loop, a helper, an array compared with `===`, the loose
+//! `==`, whose coercions (`"6.00" == 6`) plain data cannot reproduce) leaves the test as it is, run
+//! in the guest.
+
+use super::python_asserts::NotConverted;
+use crate::task::{CallCase, CallCheck};
+use serde_json::{json, Value};
+
+fn not(reason: &str) -> NotConverted {
+    NotConverted(reason.to_owned())
+}
+
+/// The cases of a HumanEval-X JavaScript test (`const testF = () => { console.assert(..) .. }`
+/// then `testF()`), calling `entry_point`.
+pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, NotConverted> {
+    let tokens = tokenize(test)?;
+    // const NAME = ( ) => { BODY } NAME ( )
+    let [Token::Name(keyword), Token::Name(name), Token::Op("="), Token::Op("("), Token::Op(")"), Token::Op("=>"), Token::Op("{"), rest @ ..] =
+        tokens.as_slice()
+    else {
+        return Err(not("a test that is not one arrow function"));
+    };
+    let close = matching(rest, 0, "{", "}").ok_or_else(|| not("an unclosed test function"))?;
+    let (body, after) = (&rest[..close], &rest[close + 1..]);
+    let call = [Token::Name(name.clone()), Token::Op("("), Token::Op(")")];
+    let after: Vec<&Token> = after.iter().filter(|t| **t != Token::Op(";")).collect();
+    if keyword != "const" || after != call.iter().collect::<Vec<_>>() {
+        return Err(not("code around the test function"));
+    }
+    let mut cases = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        match &body[at..] {
+            [Token::Op(";"), ..] => at += 1,
+            [Token::Name(console), Token::Op("."), Token::Name(assert), Token::Op("("), ..]
+                if console == "console" && assert == "assert" =>
+            {
+                let open = at + 3;
+                let close = matching(body, open + 1, "(", ")")
+                    .ok_or_else(|| not("an unclosed console.assert"))?;
+                let mut parser = Parser {
+                    tokens: &body[open + 1..close],
+                    at: 0,
+                };
+                let test = parser.expression()?;
+                if parser.at != parser.tokens.len() {
+                    return Err(not("a console.assert with a message or another shape"));
+                }
+                cases.push(case_of(&test, entry_point)?);
+                at = close + 1;
+            }
+            _ => return Err(not("a statement that is not console.assert")),
+        }
+    }
+    if cases.is_empty() {
+        return Err(not("no assertion to convert"));
+    }
+    for (index, case) in cases.iter_mut().enumerate() {
+        case.name = format!("assert {}", index + 1);
+    }
+    Ok(cases)
+}
+
+/// The index in `tokens` of the `close` matching an `open` just before `from`.
+fn matching(tokens: &[Token], from: usize, open: &str, close: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().skip(from) {
+        match token {
+            Token::Op(op) if *op == open => depth += 1,
+            Token::Op(op) if *op == close => {
+                if depth == 0 {
+                    return Some(i);
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The argument of `JSON.stringify(x)`.
+fn stringified(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::Call(name, args) if name == "JSON.stringify" && args.len() == 1 => Some(&args[0]),
+        _ => None,
+    }
+}
+
+fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
+    let call = |expr: &Expr| -> Result<Option<Vec<Value>>, NotConverted> {
+        match expr {
+            Expr::Call(name, args) if name == function => args
+                .iter()
+                .map(Expr::value)
+                .collect::<Result<_, _>>()
+                .map(Some),
+            _ => Ok(None),
+        }
+    };
+
+    let case = |args, expected, check| CallCase {
+        name: String::new(),
+        args,
+        expected,
+        check,
+        tolerance: None,
+    };
+    let unsupported = || Err(not("an assertion of another shape"));
+    match test {
+        Expr::Equal(left, right) => {
+            // JSON.stringify(f(x)) === JSON.stringify(value): equal as data.
+            if let (Some(a), Some(b)) = (stringified(left), stringified(right)) {
+                return match (call(a)?, call(b)?) {
+                    (Some(args), None) => Ok(case(args, b.value()?, CallCheck::Equals)),
+                    (None, Some(args)) => Ok(case(args, a.value()?, CallCheck::Equals)),
+                    _ => unsupported(),
+                };
+            }
+            // f(x) === value: only a primitive value compares by value.
+            let (args, value) = match (call(left)?, call(right)?) {
+                (Some(args), None) => (args, right.value()?),
+                (None, Some(args)) => (args, left.value()?),
+                _ => return unsupported(),
+            };
+            if value.is_array() || value.is_object() {
+                return Err(not("an array or object compared with ==="));
+            }
+            Ok(case(args, value, CallCheck::Equals))
+        }
+        Expr::Not(inner) => match call(inner)? {
+            Some(args) => Ok(case(args, Value::Null, CallCheck::Falsy)),
+            None => unsupported(),
+        },
+        other => match call(other)? {
+            Some(args) => Ok(case(args, Value::Null, CallCheck::Truthy)),
+            None => unsupported(),
+        },
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Name(String),
+    Number(f64),
+    Str(String),
+    Op(&'static str),
+}
+
+const OPERATORS: [&str; 16] = [
+    "===", "==", "=>", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "!", "-", "=",
+];
+
+fn tokenize(code: &str) -> Result<Vec<Token>, NotConverted> {
+    let bytes = code.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if code[i..].starts_with("//") {
+            i = code[i..].find('\n').map_or(bytes.len(), |n| i + n);
+        } else if code[i..].starts_with("/*") {
+            i = code[i + 2..].find("*/").map_or(bytes.len(), |n| i + n + 4);
+        } else if c == b'"' || c == b'\'' {
+            let (text, end) = string_literal(code, i)?;
+            tokens.push(Token::Str(text));
+            i = end;
+        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
+            {
+                i += 1;
+            }
+            tokens.push(Token::Name(code[start..i].to_owned()));
+        } else if c.is_ascii_digit()
+            || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric()
+                    || bytes[i] == b'.'
+                    || ((bytes[i] == b'+' || bytes[i] == b'-')
+                        && matches!(bytes[i - 1], b'e' | b'E')))
+            {
+                i += 1;
+            }
+            let text = &code[start..i];
+            let number = if text.starts_with("0x") || text.starts_with("0X") {
+                i64::from_str_radix(&text[2..], 16).ok().map(|n| n as f64)
+            } else if text.ends_with('n') {
+                None
+            } else {
+                text.parse::<f64>().ok()
+            };
+            tokens.push(Token::Number(
+                number.ok_or_else(|| not(&format!("the number `{text}`")))?,
+            ));
+        } else {
+            match OPERATORS.iter().find(|op| code[i..].starts_with(**op)) {
+                Some(op) => {
+                    tokens.push(Token::Op(op));
+                    i += op.len();
+                }
+                None => return Err(not(&format!("the character `{}`", c as char))),
+            }
+        }
+    }
+    Ok(tokens)
+}
+
+fn string_literal(code: &str, at: usize) -> Result<(String, usize), NotConverted> {
+    let quote = code.as_bytes()[at] as char;
+    let mut value = String::new();
+    let mut chars = code[at + 1..].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            _ if c == quote => return Ok((value, at + 1 + i + 1)),
+            '\n' => break,
+            '\\' => match chars.next().map(|(_, e)| e) {
+                Some('n') => value.push('\n'),
+                Some('t') => value.push('\t'),
+                Some('r') => value.push('\r'),
+                Some('0') => value.push('\0'),
+                Some(e @ ('\\' | '\'' | '"')) => value.push(e),
+                Some('u') => {
+                    let digits: String = chars.by_ref().take(4).map(|(_, c)| c).collect();
+                    let code = u32::from_str_radix(&digits, 16)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .ok_or_else(|| not("a \\u escape this reader does not know"))?;
+                    value.push(code);
+                }
+                _ => return Err(not("an escape sequence this reader does not know")),
+            },
+            _ => value.push(c),
+        }
+    }
+    Err(not("a string that does not end"))
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Expr {
+    Number(f64),
+    Str(String),
+    Bool(bool),
+    Null,
+    Array(Vec<Expr>),
+    Object(Vec<(String, Expr)>),
+    /// A call of a name or of `JSON.stringify`.
+    Call(String, Vec<Expr>),
+    Equal(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+}
+
+struct Parser<'t> {
+    tokens: &'t [Token],
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.at)
+    }
+
+    fn eat(&mut self, op: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Op(o)) if *o == op) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expression(&mut self) -> Result<Expr, NotConverted> {
+        let left = self.unary()?;
+        if self.eat("===") {
+            let right = self.unary()?;
+            return Ok(Expr::Equal(Box::new(left), Box::new(right)));
+        }
+        if self.eat("==") {
+            return Err(not("the loose `==`"));
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, NotConverted> {
+        if self.eat("!") {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        if self.eat("-") {
+            return match self.unary()? {
+                Expr::Number(n) => Ok(Expr::Number(-n)),
+                _ => Err(not("a negated non-number")),
+            };
+        }
+        self.primary()
+    }
+
+    fn items(&mut self, close: &str) -> Result<Vec<Expr>, NotConverted> {
+        let mut items = Vec::new();
+        while !self.eat(close) {
+            items.push(self.expression()?);
+            if !self.eat(",") {
+                if !self.eat(close) {
+                    return Err(not(&format!("expected `{close}`")));
+                }
+                break;
+            }
+        }
+        Ok(items)
+    }
+
+    fn primary(&mut self) -> Result<Expr, NotConverted> {
+        let token = self
+            .peek()
+            .cloned()
+            .ok_or_else(|| not("an expression that ends early"))?;
+        self.at += 1;
+        Ok(match token {
+            Token::Number(n) => Expr::Number(n),
+            Token::Str(s) => Expr::Str(s),
+            Token::Op("[") => Expr::Array(self.items("]")?),
+            Token::Op("(") => {
+                let inner = self.expression()?;
+                if !self.eat(")") {
+                    return Err(not("expected `)`"));
+                }
+                inner
+            }
+            Token::Op("{") => {
+                let mut fields = Vec::new();
+                while !self.eat("}") {
+                    let key = match self.peek().cloned() {
+                        Some(Token::Name(k)) | Some(Token::Str(k)) => k,
+                        _ => return Err(not("an object key this reader does not know")),
+                    };
+                    self.at += 1;
+                    if !self.eat(":") {
+                        return Err(not("an object shorthand"));
+                    }
+                    fields.push((key, self.expression()?));
+                    if !self.eat(",") {
+                        if !self.eat("}") {
+                            return Err(not("expected `}`"));
+                        }
+                        break;
+                    }
+                }
+                Expr::Object(fields)
+            }
+            Token::Name(name) => match name.as_str() {
+                "true" => Expr::Bool(true),
+                "false" => Expr::Bool(false),
+                "null" => Expr::Null,
+                "JSON" if self.eat(".") => {
+                    let member = self.peek().cloned();
+                    self.at += 1;
+                    if member != Some(Token::Name("stringify".into())) || !self.eat("(") {
+                        return Err(not("a JSON member other than stringify"));
+                    }
+                    Expr::Call("JSON.stringify".into(), self.items(")")?)
+                }
+                _ if self.eat("(") => Expr::Call(name, self.items(")")?),
+                _ => return Err(not(&format!("the name `{name}`"))),
+            },
+            other => return Err(not(&format!("`{other:?}`"))),
+        })
+    }
+}
+
+impl Expr {
+    /// The value of a literal in the `calls` JSON form.
+    fn value(&self) -> Result<Value, NotConverted> {
+        Ok(match self {
+            // Integral numbers as integers, so that they read as JavaScript writes them.
+            Expr::Number(n) if n.fract() == 0.0 && n.abs() < 9.007e15 => json!(*n as i64),
+            Expr::Number(n) => json!(n),
+            Expr::Str(s) => Value::String(s.clone()),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Null => Value::Null,
+            Expr::Array(items) => {
+                Value::Array(items.iter().map(Expr::value).collect::<Result<_, _>>()?)
+            }
+            Expr::Object(fields) => {
+                let mut object = serde_json::Map::new();
+                for (key, item) in fields {
+                    if object.insert(key.clone(), item.value()?).is_some() {
+                        return Err(not("an object with a repeated key"));
+                    }
+                    if key.starts_with('$') && fields.len() == 1 {
+                        return Err(not("an object that reads as a tag"));
+                    }
+                }
+                Value::Object(object)
+            }
+            Expr::Call(..) | Expr::Equal(..) | Expr::Not(_) => {
+                return Err(not("a value that is not a literal"))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn humaneval_x_console_asserts_become_calls() {
+        let test = "const testF = () => {\n  console.assert(f([1.0, 2.5], 'a\\'b') === true)\n  console.assert(\n    JSON.stringify(f([-1, 2])) ===\n      JSON.stringify([4, {a: 1, 'b': null}])\n  )\n  // a comment\n  console.assert(!f([]));\n  console.assert(f(3))\n}\n\ntestF()\n";
+        let cases = humaneval_x_test(test, "f").unwrap();
+        assert_eq!(cases.len(), 4);
+        assert_eq!(cases[0].args, [json!([1, 2.5]), json!("a'b")]);
+        assert_eq!(cases[0].expected, json!(true));
+        assert_eq!(cases[1].args, [json!([-1, 2])]);
+        assert_eq!(cases[1].expected, json!([4, {"a": 1, "b": null}]));
+        assert_eq!(cases[2].check, CallCheck::Falsy);
+        assert_eq!(cases[3].check, CallCheck::Truthy);
+        assert_eq!(cases[3].name, "assert 4");
+    }
+
+    #[test]
+    fn other_shapes_stay_in_the_guest() {
+        let wrap = |body: &str| format!("const t = () => {{\n{body}\n}}\nt()\n");
+        for body in [
+            "  let x = 1\n  console.assert(f(x) === 1)",
+            "  console.assert(f(1) === [1])",
+            "  console.assert(f(1) === 1, 'message')",
+            "  for (const x of [1]) console.assert(f(x) === 1)",
+            "  console.assert(g(1) === 1)",
+            "  console.assert(f(3) == 6.0)",
+        ] {
+            assert!(humaneval_x_test(&wrap(body), "f").is_err(), "{body}");
+        }
+        assert!(humaneval_x_test("console.assert(f(1) === 1)", "f").is_err());
+    }
+}
