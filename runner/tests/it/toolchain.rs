@@ -224,8 +224,8 @@ fn check_corpus(language: Language, programs: &[Hostile]) {
 
 #[test]
 fn a_secret_file_outside_the_toolchain_cannot_be_read_at_compile_time() {
-    // A secret of our own, beside the scratch folders (both in the temporary folder), so a
-    // relative `../` path reaches it too.
+    // A secret of our own in the temporary folder, where the process's run folder holding the
+    // scratch folders also is (temp_space.rs), so a relative `../../` path reaches it too.
     let secret_dir = tempfile::Builder::new()
         .prefix("wasmeval-secret-")
         .tempdir()
@@ -235,7 +235,7 @@ fn a_secret_file_outside_the_toolchain_cannot_be_read_at_compile_time() {
     let file = secret_dir.join("secret.txt");
     std::fs::write(&file, format!("{secret}\n")).unwrap();
     let relative = format!(
-        "../{}/secret.txt",
+        "../../{}/secret.txt",
         secret_dir.file_name().unwrap().to_string_lossy()
     );
     let cache = tempfile::tempdir().unwrap();
