@@ -74,6 +74,8 @@ pub enum TimeoutCause {
     Fuel,
     /// The wall-clock backstop.
     Wall,
+    /// The guest's virtual clock: it slept past the time limit (deterministic, like fuel).
+    VirtualTime,
 }
 
 /// The outcome of one counted test case.

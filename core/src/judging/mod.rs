@@ -40,6 +40,8 @@ pub enum Exit {
     OutOfFuel,
     /// The wall-clock limit was reached.
     WallTimeout,
+    /// A sleep took the guest's virtual clock past the time limit.
+    VirtualTimeout,
     /// The guest wrote more than the output limit.
     OutputLimit,
     /// A trap (stack overflow, unreachable, out-of-bounds access...), with its description.
@@ -124,6 +126,10 @@ impl Outcome {
             Exit::WallTimeout => {
                 Outcome::timeout(Some(TimeoutCause::Wall), "wall-clock limit reached")
             }
+            Exit::VirtualTimeout => Outcome::timeout(
+                Some(TimeoutCause::VirtualTime),
+                "slept past the time limit (virtual time)",
+            ),
             Exit::OutputLimit => Outcome::new(Verdict::OutputLimit, "output limit exceeded"),
             Exit::MemoryAtStart(_) => Outcome::new(
                 Verdict::MemoryLimit,

@@ -2,7 +2,10 @@
 //!
 //! Every reading of a clock moves time forward by one microsecond, and a sleep moves it forward by
 //! the time slept and returns at once. Two runs of the same program therefore see the same times,
-//! and `time.sleep(10**6)` costs nothing on the host.
+//! and `time.sleep(10**6)` costs nothing on the host. Virtual time counts, though: a sleep that
+//! takes it past the execution's time limit ends the execution ([`VirtualTimeExceeded`]), a
+//! `timeout` as deterministic as fuel, so a sample cannot pass by sleeping longer than any
+//! real harness would wait.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -15,11 +18,31 @@ const WALL_CLOCK_START: Duration = Duration::from_secs(1_735_689_600);
 /// How far a clock reading advances time, in nanoseconds.
 const TICK_NANOS: u64 = 1_000;
 
-/// Nanoseconds since the execution started, shared by both clocks and by `poll_oneoff`.
-#[derive(Debug, Clone, Default)]
-pub struct VirtualClock(Arc<AtomicU64>);
+/// Nanoseconds since the execution started, shared by both clocks and by `poll_oneoff`, with the
+/// execution's limit.
+#[derive(Debug, Clone)]
+pub struct VirtualClock(Arc<AtomicU64>, u64);
+
+/// The error a guest's sleep traps with when it takes virtual time past the limit.
+#[derive(Debug, thiserror::Error)]
+#[error("virtual time passed the time limit of {limit:?}")]
+pub struct VirtualTimeExceeded {
+    /// The limit.
+    pub limit: Duration,
+}
 
 impl VirtualClock {
+    /// A clock at 0 whose sleeps may not take it past `limit`.
+    pub fn with_limit(limit: Duration) -> VirtualClock {
+        let limit = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+        VirtualClock(Arc::new(AtomicU64::new(0)), limit)
+    }
+
+    /// Whether virtual time has passed the limit.
+    fn past_limit(&self) -> bool {
+        self.now() > self.1
+    }
+
     fn tick(&self) -> u64 {
         self.0.fetch_add(TICK_NANOS, Ordering::Relaxed) + TICK_NANOS
     }
@@ -89,20 +112,27 @@ pub fn add_virtual_poll_oneoff<T: 'static>(
               events: i32,
               count: i32,
               nevents_out: i32|
-              -> i32 {
+              -> wasmtime::Result<i32> {
             let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else {
-                return ERRNO_FAULT;
+                return Ok(ERRNO_FAULT);
             };
             let clock = clock_of(caller.data()).clone();
             let data = memory.data_mut(&mut caller);
-            poll_oneoff(
+            let errno = poll_oneoff(
                 data,
                 &clock,
                 subs as u32 as usize,
                 events as u32 as usize,
                 count as u32 as usize,
                 nevents_out as u32 as usize,
-            )
+            );
+            if clock.past_limit() {
+                return Err(VirtualTimeExceeded {
+                    limit: Duration::from_nanos(clock.1),
+                }
+                .into());
+            }
+            Ok(errno)
         },
     )?;
     linker.allow_shadowing(false);
@@ -196,7 +226,7 @@ mod tests {
 
     #[test]
     fn sleeping_advances_virtual_time_and_returns_at_once() {
-        let clock = VirtualClock::default();
+        let clock = VirtualClock::with_limit(Duration::from_secs(3600));
         let mut mem = vec![0u8; 256];
         mem[..48].copy_from_slice(&clock_subscription(7, 10u64.pow(15)));
         assert_eq!(poll_oneoff(&mut mem, &clock, 0, 64, 1, 200), ERRNO_SUCCESS);
@@ -207,7 +237,7 @@ mod tests {
 
     #[test]
     fn out_of_bounds_pointers_are_a_fault_not_a_panic() {
-        let clock = VirtualClock::default();
+        let clock = VirtualClock::with_limit(Duration::from_secs(3600));
         let mut mem = vec![0u8; 64];
         assert_eq!(poll_oneoff(&mut mem, &clock, 40, 0, 1, 0), ERRNO_FAULT);
         assert_eq!(

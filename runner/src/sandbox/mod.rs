@@ -232,7 +232,8 @@ impl Sandbox {
         limits: &Limits,
     ) -> anyhow::Result<Execution> {
         let output = CapturedOutput::new(limits.output);
-        let clock = VirtualClock::default();
+        // Sleeping past the time limit in virtual time is a timeout too (clock.rs).
+        let clock = VirtualClock::with_limit(limits.timeout);
         let mut wasi = WasiCtxBuilder::new();
         wasi.args(&invocation.args)
             .envs(&invocation.env)
@@ -342,6 +343,9 @@ impl Drop for Sandbox {
 fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyhow::Result<Exit> {
     if output.exceeded() {
         return Ok(Exit::OutputLimit);
+    }
+    if error.downcast_ref::<clock::VirtualTimeExceeded>().is_some() {
+        return Ok(Exit::VirtualTimeout);
     }
     if let Some(exit) = error.downcast_ref::<I32Exit>() {
         return Ok(Exit::Code(exit.0));
