@@ -41,7 +41,7 @@ def _wasmeval_main():
     token = sys.argv[1]
     job_dir = sys.argv[2]
     # Keep our own references: the candidate may replace these names later.
-    write, dumps, exit_now = os.write, json.dumps, os._exit
+    write, exit_now = os.write, os._exit
     run, compile_code, to_text, is_a, type_of = exec, compile, str, isinstance, type
     base_exception, assertion_error, memory_error = BaseException, AssertionError, MemoryError
     is_callable, get_attr, identity, numbered, span = callable, getattr, id, enumerate, range
@@ -54,6 +54,8 @@ def _wasmeval_main():
     int_text, float_text, int_bits, str_encode = int.__repr__, float.__repr__, int.bit_length, str.encode
     str_starts, str_join, list_sort, list_append = str.startswith, str.join, list.sort, list.append
     dict_items, set_add, length = dict.items, set.add, len
+    # The C function itself: json.dumps would go through json._default_encoder, which a candidate
+    # can replace (its failure would then crash the harness and blame wasmeval).
     json_string = json.encoder.c_encode_basestring_ascii or json.encoder.encode_basestring_ascii
     type_name = type.__dict__["__name__"].__get__
     gc_enable, gc_disable, gc_enabled = gc.enable, gc.disable, gc.isenabled
@@ -80,11 +82,17 @@ def _wasmeval_main():
             kind = "wrong_answer"
         elif is_a(error, memory_error):
             kind = "memory_limit"
-        text = type_of(error).__name__
-        detail = to_text(error)
+        text = type_name(type_of(error))
+        try:
+            # The candidate's own exception class may make str() fail or return a non-str.
+            detail = to_text(error)
+            if type_of(detail) is not str_type:
+                detail = ""
+        except base_exception:
+            detail = "(its message could not be read)"
         if detail:
             text += ": " + detail
-        return kind, dumps(text[:500])
+        return kind, json_string(text[:500])
 
     with open(job_dir + "/program.py", encoding="utf-8") as f:
         program = f.read()
@@ -163,7 +171,7 @@ def _wasmeval_main():
                 found.append(entry)
             entry[2].append(key)
         if not found:
-            return dumps(("no function found to bind to `" + entry_point + "`")[:500])
+            return json_string(("no function found to bind to `" + entry_point + "`")[:500])
         used = [names_used(entry[1], {}) for entry in found]
         uncalled = []
         for i, entry in numbered(found):
@@ -347,11 +355,11 @@ def _wasmeval_main():
                 arguments = [decode(argument, False) for argument in args]
             except base_exception as error:
                 problem = "cannot decode the arguments: " + type_name(type_of(error)) + ": " + to_text(error)
-                report("end", case, "harness_error", dumps(problem[:500]))
+                report("end", case, "harness_error", json_string(problem[:500]))
                 continue
             function = namespace.get(entry_point)
             if function is None or not is_callable(function):
-                report("end", case, "runtime_error", dumps(("no function `" + entry_point + "`")[:500]))
+                report("end", case, "runtime_error", json_string(("no function `" + entry_point + "`")[:500]))
                 continue
             try:
                 result = function(*arguments)
@@ -364,7 +372,7 @@ def _wasmeval_main():
                 drop_hooks()
                 text = encode(result)
             except Unreportable as problem:
-                report("end", case, "runtime_error", dumps(problem.args[0][:500]))
+                report("end", case, "runtime_error", json_string(problem.args[0][:500]))
                 continue
             except base_exception as error:
                 kind, message = describe(error)
