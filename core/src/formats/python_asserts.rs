@@ -15,7 +15,8 @@
 //!
 //! where `f` is the name the test calls (`candidate` in HumanEval's `check`), and `ARGS` and `VALUE`
 //! are Python literals (numbers, strings, `True`, `False`, `None`, lists, tuples, dicts, sets) or
-//! arithmetic on them (`3 * 19`, `'ab' + 'c'`). A test with anything else (a loop, a helper, a
+//! arithmetic on them (`3 * 19`, `'ab' + 'c'`). Dicts travel as `$dict` pairs in the order they are
+//! written, since a candidate may iterate an argument's keys. A test with anything else (a loop, a helper, a
 //! variable, an import, keyword arguments, an integer beyond 64 bits) is not converted and stays
 //! an assertion run in the guest, with the reason ([`NotConverted`]).
 
@@ -541,7 +542,7 @@ impl Parser<'_> {
     }
 
     fn eat(&mut self, op: &str) -> bool {
-        if self.peek() == Some(&Token::Op(leak(op))) {
+        if self.peek() == Some(&Token::Op(static_operator(op))) {
             self.at += 1;
             true
         } else {
@@ -573,7 +574,11 @@ impl Parser<'_> {
                 {
                     return Err(not("a chained comparison"));
                 }
-                return Ok(Expr::Compare(Box::new(left), leak(op), Box::new(right)));
+                return Ok(Expr::Compare(
+                    Box::new(left),
+                    static_operator(op),
+                    Box::new(right),
+                ));
             }
         }
         match self.peek() {
@@ -714,7 +719,7 @@ impl Parser<'_> {
 }
 
 /// The static operator string for `op` (operators are compared by value).
-fn leak(op: &str) -> &'static str {
+fn static_operator(op: &str) -> &'static str {
     OPERATORS.iter().copied().find(|o| *o == op).unwrap_or("?")
 }
 
