@@ -20,6 +20,7 @@
 //! variable, an import, keyword arguments, an integer beyond 64 bits) is not converted and stays
 //! an assertion run in the guest, with the reason ([`NotConverted`]).
 
+use crate::judging::calls::python_truthy;
 use crate::task::{CallCase, CallCheck};
 use serde_json::{json, Value};
 
@@ -248,27 +249,6 @@ fn case_of(test: &Expr, function: &str) -> Result<Option<CallCase>, NotConverted
             None => return unsupported(),
         },
     })
-}
-
-/// Python's `bool()` of a plain-data value in its JSON form (tags included).
-pub fn python_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(items) => !items.is_empty(),
-        Value::Object(fields) => match fields.iter().next() {
-            Some((tag, Value::Array(items)))
-                if fields.len() == 1 && tag != "$float" && tag.starts_with('$') =>
-            {
-                !items.is_empty()
-            }
-            // nan and the infinities are true.
-            Some((tag, _)) if fields.len() == 1 && tag == "$float" => true,
-            _ => !fields.is_empty(),
-        },
-    }
 }
 
 /// A Python token of the subset read here.
@@ -948,34 +928,6 @@ check(has_close_elements)
         let mixed = ["assert f(1) == 1".to_owned(), "assert g(1) == 1".to_owned()];
         assert!(mbpp_asserts(&mixed).is_err());
         assert!(mbpp_asserts(&["assert math.isclose(f(1), 1)".to_owned()]).is_err());
-    }
-
-    #[test]
-    fn truthiness_is_pythons() {
-        for falsy in [
-            json!(null),
-            json!(0),
-            json!(0.0),
-            json!(""),
-            json!([]),
-            json!({}),
-            json!({"$tuple": []}),
-            json!({"$set": []}),
-            json!(false),
-        ] {
-            assert!(!python_truthy(&falsy), "{falsy}");
-        }
-        for truthy in [
-            json!(1),
-            json!(-0.5),
-            json!("0"),
-            json!([0]),
-            json!({"a": 1}),
-            json!({"$float": "nan"}),
-            json!({"$tuple": [0]}),
-        ] {
-            assert!(python_truthy(&truthy), "{truthy}");
-        }
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 use super::{short_message, Outcome};
 use crate::compare::{canonical, compare_values};
-use crate::formats::python_asserts::python_truthy;
 use crate::results::Verdict;
 use crate::task::{CallCase, CallCheck};
 use serde_json::Value;
@@ -76,6 +75,27 @@ impl Expected {
     }
 }
 
+/// Python's `bool()` of a plain-data value in its JSON form (tags included).
+pub fn python_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(fields) => match fields.iter().next() {
+            Some((tag, Value::Array(items)))
+                if fields.len() == 1 && tag != "$float" && tag.starts_with('$') =>
+            {
+                !items.is_empty()
+            }
+            // nan and the infinities are true.
+            Some((tag, _)) if fields.len() == 1 && tag == "$float" => true,
+            _ => !fields.is_empty(),
+        },
+    }
+}
+
 /// JavaScript's truthiness of a value in its reported JSON form.
 fn javascript_truthy(value: &Value) -> bool {
     match value {
@@ -105,6 +125,34 @@ mod tests {
             tolerance: None,
         };
         Expected::of(&case, 0.0, truthiness)
+    }
+
+    #[test]
+    fn truthiness_is_pythons() {
+        for falsy in [
+            json!(null),
+            json!(0),
+            json!(0.0),
+            json!(""),
+            json!([]),
+            json!({}),
+            json!({"$tuple": []}),
+            json!({"$set": []}),
+            json!(false),
+        ] {
+            assert!(!python_truthy(&falsy), "{falsy}");
+        }
+        for truthy in [
+            json!(1),
+            json!(-0.5),
+            json!("0"),
+            json!([0]),
+            json!({"a": 1}),
+            json!({"$float": "nan"}),
+            json!({"$tuple": [0]}),
+        ] {
+            assert!(python_truthy(&truthy), "{truthy}");
+        }
     }
 
     #[test]

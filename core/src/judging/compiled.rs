@@ -108,17 +108,11 @@ fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = at;
     while i < bytes.len() {
+        if let Some(next) = skip_non_code(bytes, i) {
+            i = next;
+            continue;
+        }
         match bytes[i] {
-            b'"' | b'\'' => i = skip_literal(bytes, i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = bytes[i..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |n| i + n)
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
-            }
             b if b == open => {
                 depth += 1;
                 i += 1;
@@ -134,6 +128,24 @@ fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
         }
     }
     None
+}
+
+/// The index after the string or character literal or comment starting at `i`, or `None` when
+/// code starts there.
+fn skip_non_code(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes[i] {
+        b'"' | b'\'' => Some(skip_literal(bytes, i)),
+        b'/' if bytes.get(i + 1) == Some(&b'/') => Some(
+            bytes[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |n| i + n),
+        ),
+        b'/' if bytes.get(i + 1) == Some(&b'*') => {
+            Some(find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2))
+        }
+        _ => None,
+    }
 }
 
 /// The index after the string or character literal starting at `at` (a Rust lifetime, `'a`
@@ -184,17 +196,11 @@ fn code_words(code: &str, word: &str) -> Vec<usize> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        if let Some(next) = skip_non_code(bytes, i) {
+            i = next;
+            continue;
+        }
         match bytes[i] {
-            b'"' | b'\'' => i = skip_literal(bytes, i),
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = bytes[i..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |n| i + n)
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2)
-            }
             b if is_ident(b) => {
                 let start = i;
                 while i < bytes.len() && is_ident(bytes[i]) {

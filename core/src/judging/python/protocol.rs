@@ -59,6 +59,11 @@ fn parse_kind(kind: &str) -> Option<Verdict> {
     })
 }
 
+/// A case number of a report line.
+fn case_index(word: Option<&str>) -> Result<usize, &'static str> {
+    word.and_then(|i| i.parse().ok()).ok_or("bad index")
+}
+
 /// Splits stdout into the harness's report and the candidate's own output.
 pub fn read_report(stdout: &str, token: &Token, layout: &Layout) -> (Report, String) {
     let cases = layout.names.len();
@@ -104,20 +109,14 @@ fn apply(
             report.load = Load::Raised(Outcome::new(kind, message(rest)?.unwrap_or_default()));
         }
         Some("start") => {
-            let index: usize = words
-                .next()
-                .and_then(|i| i.parse().ok())
-                .ok_or("bad index")?;
+            let index = case_index(words.next())?;
             if index >= report.ended.len() {
                 return Err("case index out of range");
             }
             report.running = Some(index);
         }
         Some("value") => {
-            let index: usize = words
-                .next()
-                .and_then(|i| i.parse().ok())
-                .ok_or("bad index")?;
+            let index = case_index(words.next())?;
             let Some(Some(expected)) = expected.get(index) else {
                 return Err("value for a case that is not a call");
             };
@@ -132,10 +131,7 @@ fn apply(
             report.values[index] = Some(expected.judge(&value));
         }
         Some("end") => {
-            let index: usize = words
-                .next()
-                .and_then(|i| i.parse().ok())
-                .ok_or("bad index")?;
+            let index = case_index(words.next())?;
             if index >= report.ended.len() {
                 return Err("case index out of range");
             }
