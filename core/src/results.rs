@@ -104,17 +104,43 @@ pub enum JudgedBy {
     /// The host, comparing plain data the guest reported (a `calls` value) or printed (an `io`
     /// output) with an expected value that never entered the guest: no candidate can forge it.
     Host,
+    /// A judge instance of its own: the test's assertions ran in an interpreter apart from the
+    /// candidate's, which they called for plain data (Python): the candidate cannot reach the
+    /// report, so it cannot forge it.
+    Isolated,
     /// The guest: the case's assertions ran in the candidate's own process, so a candidate that
     /// reaches the harness's secret (the token) could forge the report ([`JudgedBy::reason`]).
     Guest,
 }
 
 impl JudgedBy {
+    /// Every judge, in the order reports list them.
+    pub const ALL: [JudgedBy; 3] = [JudgedBy::Host, JudgedBy::Isolated, JudgedBy::Guest];
+
+    /// Its name in results.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgedBy::Host => "host",
+            JudgedBy::Isolated => "isolated",
+            JudgedBy::Guest => "guest",
+        }
+    }
+
     /// Why a case is judged where it is, in one line.
     pub fn reason(self) -> &'static str {
         match self {
             JudgedBy::Host => "the host compared plain data with an expected value the guest never saw",
+            JudgedBy::Isolated => "the test's assertions ran in an interpreter of their own, which called the candidate's for plain data; the candidate cannot reach the report",
             JudgedBy::Guest => "the test's assertions ran in the candidate's process; a candidate that reaches the harness's token could forge the report",
+        }
+    }
+
+    /// Who judges the cases of an `assertions` or `alternatives` suite in `language`: Python's
+    /// run in a judge instance apart from the candidate's; the others in the candidate's process.
+    pub fn of_assertions(language: crate::task::Language) -> JudgedBy {
+        match language {
+            crate::task::Language::Python => JudgedBy::Isolated,
+            _ => JudgedBy::Guest,
         }
     }
 
@@ -125,15 +151,14 @@ impl JudgedBy {
         use crate::task::TestSuite;
         let mut judges = Vec::with_capacity(result.cases.len());
         let mut chosen = result.alternative.as_deref().unwrap_or("").split(", ");
+        let in_guest = JudgedBy::of_assertions(task.language);
         for suite in &task.tests {
             match suite {
-                TestSuite::Assertions { cases, .. } => {
-                    judges.extend(cases.iter().map(|_| JudgedBy::Guest))
-                }
+                TestSuite::Assertions { cases, .. } => judges.extend(cases.iter().map(|_| in_guest)),
                 TestSuite::Alternatives { sets, .. } => {
                     let name = chosen.next()?;
                     let set = sets.iter().find(|set| set.name == name)?;
-                    judges.extend(set.cases.iter().map(|_| JudgedBy::Guest));
+                    judges.extend(set.cases.iter().map(|_| in_guest));
                 }
                 TestSuite::Calls { cases, .. } => {
                     judges.extend(cases.iter().map(|_| JudgedBy::Host))
@@ -240,10 +265,10 @@ pub struct RunSummary {
     /// `pass@k` for each k in 1, 10, 100 such that every task has at least k samples of each
     /// model, averaged over (task, model) pairs as `wasmeval report` does.
     pub pass_at_k: metrics::PassAtK,
-    /// The share of cases judged by the host ([`JudgedBy::Host`]) among the cases whose judge is
-    /// recorded; absent when none is.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host_judged: Option<f64>,
+    /// How many cases each judge decided, among the cases whose judge is recorded (see
+    /// [`JudgedBy`]: `guest` verdicts are the ones a candidate could forge).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub judged_by: BTreeMap<JudgedBy, u64>,
     /// Tasks of the task file that no sample answers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks_without_samples: Vec<TaskId>,
@@ -268,7 +293,7 @@ impl RunSummary {
             tasks: metrics.tasks,
             verdicts: metrics.verdicts,
             pass_at_k: metrics.pass_at_k,
-            host_judged: host_judged_share(results),
+            judged_by: judged_by_counts(results),
             tasks_without_samples: tasks
                 .iter()
                 .map(|t| &t.id)
@@ -280,16 +305,33 @@ impl RunSummary {
     }
 }
 
-/// The share of cases judged by the host among the cases of `results` whose judge is recorded.
-pub fn host_judged_share(results: &[SampleResult]) -> Option<f64> {
-    let (mut host, mut known) = (0u64, 0u64);
-    for case in results.iter().flat_map(|r| &r.cases) {
+/// How many cases of `results` each judge decided, among those whose judge is recorded.
+pub fn judged_by_counts<'a>(
+    results: impl IntoIterator<Item = &'a SampleResult>,
+) -> BTreeMap<JudgedBy, u64> {
+    let mut counts = BTreeMap::new();
+    for case in results.into_iter().flat_map(|r| &r.cases) {
         if let Some(judge) = case.judged_by {
-            known += 1;
-            host += u64::from(judge == JudgedBy::Host);
+            *counts.entry(judge).or_default() += 1;
         }
     }
-    (known > 0).then(|| host as f64 / known as f64)
+    counts
+}
+
+/// `counts` as one line for people: each judge's share of the cases, the forgeable share named as
+/// such; `None` without counts.
+pub fn judged_by_line(counts: &BTreeMap<JudgedBy, u64>) -> Option<String> {
+    let total: u64 = counts.values().sum();
+    if total == 0 {
+        return None;
+    }
+    let share = |judge| 100.0 * *counts.get(&judge).unwrap_or(&0) as f64 / total as f64;
+    Some(format!(
+        "cases judged on the host {:.1}%, by an isolated judge {:.1}%, in the candidate's process {:.1}% (forgeable)",
+        share(JudgedBy::Host),
+        share(JudgedBy::Isolated),
+        share(JudgedBy::Guest)
+    ))
 }
 
 #[cfg(test)]
@@ -320,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    fn cases_are_judged_by_the_host_for_calls_and_io_and_by_the_guest_for_assertions() {
+    fn cases_are_judged_by_the_host_for_calls_and_io_and_by_the_guest_or_a_judge_for_assertions() {
         let task = parse_task(
             r#"{"id":"t","prompt":"","tests":[
                 {"kind":"io","cases":[{"name":"i","stdin":"","stdout":""}]},
@@ -331,18 +373,28 @@ mod tests {
                 {"kind":"calls","entry_point":"f","cases":[{"name":"c","args":[],"expected":1}]}]}"#,
         )
         .unwrap();
-        use JudgedBy::{Guest, Host};
+        use JudgedBy::{Guest, Host, Isolated};
         let judges = JudgedBy::of_cases(&task, &result_with(5, Some("B"))).unwrap();
+        assert_eq!(judges, [Isolated, Isolated, Isolated, Host, Host]);
+        let in_c = crate::Task {
+            language: crate::task::Language::C,
+            ..task.clone()
+        };
+        let judges = JudgedBy::of_cases(&in_c, &result_with(5, Some("B"))).unwrap();
         assert_eq!(judges, [Guest, Guest, Guest, Host, Host]);
         // Cases that do not line up with the suites are not labelled.
         assert_eq!(JudgedBy::of_cases(&task, &result_with(4, Some("B"))), None);
-        let mut labelled = result_with(2, None);
+        let mut labelled = result_with(3, None);
         labelled.cases[0].judged_by = Some(Host);
         labelled.cases[1].judged_by = Some(Guest);
+        labelled.cases[2].judged_by = Some(Host);
+        let counts = judged_by_counts(&[labelled, result_with(3, None)]);
+        assert_eq!(counts, BTreeMap::from([(Host, 2), (Guest, 1)]));
         assert_eq!(
-            host_judged_share(&[labelled, result_with(3, None)]),
-            Some(0.5)
+            judged_by_line(&counts).unwrap(),
+            "cases judged on the host 66.7%, by an isolated judge 0.0%, in the candidate's process 33.3% (forgeable)"
         );
-        assert_eq!(host_judged_share(&[result_with(3, None)]), None);
+        assert_eq!(judged_by_counts(&[result_with(3, None)]), BTreeMap::new());
+        assert_eq!(judged_by_line(&BTreeMap::new()), None);
     }
 }

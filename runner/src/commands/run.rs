@@ -344,11 +344,9 @@ fn print_summary(summary: &RunSummary, out: &std::path::Path) {
     for (k, value) in summary.pass_at_k.iter() {
         text.push_str(&format!("{}: {value:.5}\n", PassAtK::name(k)));
     }
-    if let Some(share) = summary.host_judged {
-        text.push_str(&format!(
-            "cases judged on the host: {:.1}% (the rest ran their assertions in the candidate's process)\n",
-            share * 100.0
-        ));
+    if let Some(line) = wasmeval_core::results::judged_by_line(&summary.judged_by) {
+        text.push_str(&line);
+        text.push('\n');
     }
     if !summary.tasks_without_samples.is_empty() {
         text.push_str(&format!(

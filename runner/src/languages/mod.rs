@@ -128,12 +128,43 @@ pub fn execute(
     stdin: Vec<u8>,
     log: &CaseLog,
 ) -> anyhow::Result<Execution> {
-    let mut invocation = program.invocation.clone();
+    let (mut invocation, _scratch) = prepared(program)?;
     invocation
         .args
         .extend(extra_args.iter().map(|a| a.to_string()));
     invocation.stdin = stdin;
-    // Removed when this execution is over.
+    let limits = remaining(&cx.limits, log);
+    let execution = cx
+        .sandbox
+        .run(&program.module, program.entry, &invocation, &limits)?;
+    started_within_memory(execution, program, &limits)
+}
+
+/// Runs `judge` whose calls go to a partner instance of `partner` set up by `partner_setup` (see
+/// `Sandbox::run_judge`), each with a fresh `/tmp` of its own, within what is left of the
+/// sample's budget.
+pub fn execute_judge(
+    cx: &Context<'_>,
+    judge: &Program,
+    partner: &Program,
+    partner_setup: &str,
+    log: &CaseLog,
+) -> anyhow::Result<Execution> {
+    let (judge_invocation, _judge_scratch) = prepared(judge)?;
+    let (partner_invocation, _partner_scratch) = prepared(partner)?;
+    let limits = remaining(&cx.limits, log);
+    let execution = cx.sandbox.run_judge(
+        (&judge.module, judge.entry, &judge_invocation),
+        (&partner.module, &partner_invocation, partner_setup),
+        &limits,
+    )?;
+    started_within_memory(execution, judge, &limits)
+}
+
+/// `program`'s invocation with a fresh, empty `/tmp` when it has one (removed when the returned
+/// folder is dropped).
+fn prepared(program: &Program) -> anyhow::Result<(Invocation, Option<tempfile::TempDir>)> {
+    let mut invocation = program.invocation.clone();
     let scratch = match program.scratch {
         true => Some(temp_folder(Folder::Scratch)?),
         false => None,
@@ -145,10 +176,16 @@ pub fn execute(
             writable: true,
         });
     }
-    let limits = remaining(&cx.limits, log);
-    let execution = cx
-        .sandbox
-        .run(&program.module, program.entry, &invocation, &limits)?;
+    Ok((invocation, scratch))
+}
+
+/// `execution`, unless `program` is an interpreter of ours that could not start within the
+/// memory limit: a setting's fault, a host error.
+fn started_within_memory(
+    execution: Execution,
+    program: &Program,
+    limits: &Limits,
+) -> anyhow::Result<Execution> {
     if let (Exit::MemoryAtStart(error), Some(name)) = (&execution.exit, program.interpreter) {
         anyhow::bail!(
             "the {name} interpreter cannot start within --memory {} bytes: {error}",

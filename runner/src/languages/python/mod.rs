@@ -6,13 +6,16 @@ mod runtime;
 
 pub use runtime::PythonRuntime;
 
-use super::{execute, fresh_token, has_io_suites, Context, LanguageRoute, Program};
+use super::{
+    execute, execute_judge, fresh_token, has_io_suites, Context, LanguageRoute, Program,
+};
 use crate::sandbox::{temp_folder, Folder};
 use wasmeval_core::judging::python::{harness_suites, judge, Layout};
+use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task, TestSuite};
 
-/// The harness, written into every job folder.
+/// The harness's source; runs load it compiled (`PythonRuntime::harness_code`).
 const HARNESS: &str = include_str!("../../../../guests/python/harness.py");
 
 impl LanguageRoute for PythonRuntime {
@@ -31,22 +34,35 @@ impl LanguageRoute for PythonRuntime {
         if !harness_cases && has_io_suites(task) {
             return Ok(None);
         }
-        let job = temp_folder(Folder::Job)?;
-        std::fs::write(job.path().join("program.py"), sample.program(task))?;
-        std::fs::write(
-            job.path().join("tests.json"),
-            serde_json::to_vec(&harness_suites(task))?,
-        )?;
         let token = fresh_token()?;
-        let program = Program {
-            module: self.module.clone(),
-            entry: self.entry,
-            invocation: self.invocation(&["-c", HARNESS, token.as_str(), "/job"], job.path()),
-            scratch: true,
-            interpreter: Some("Python"),
-            job: Some(job),
+        let tests = serde_json::to_vec(&harness_suites(task))?;
+        let execution = if has_guest_judged_suites(task) {
+            // The tests in a judge instance of their own, the candidate in a partner instance.
+            let judge_job = temp_folder(Folder::Job)?;
+            std::fs::write(judge_job.path().join("tests.json"), tests)?;
+            let partner_job = temp_folder(Folder::Job)?;
+            std::fs::write(partner_job.path().join("program.py"), sample.program(task))?;
+            std::fs::write(partner_job.path().join("harness.bin"), &self.harness_code)?;
+            let judge = self.harness(&token, "judge", judge_job)?;
+            // No token, no tests: the partner only answers calls.
+            let partner = Program {
+                module: self.module.clone(),
+                entry: self.entry,
+                invocation: self.invocation(&[], partner_job.path()),
+                scratch: true,
+                interpreter: Some("Python"),
+                job: Some(partner_job),
+            };
+            let setup = "import marshal\n\
+                         exec(marshal.loads(open('/job/harness.bin', 'rb').read()))\n\
+                         _wasmeval_main('partner')\n";
+            execute_judge(cx, &judge, &partner, setup, log)?
+        } else {
+            let job = temp_folder(Folder::Job)?;
+            std::fs::write(job.path().join("program.py"), sample.program(task))?;
+            std::fs::write(job.path().join("tests.json"), tests)?;
+            execute(cx, &self.harness(&token, "alone", job)?, &[], Vec::new(), log)?
         };
-        let execution = execute(cx, &program, &[], Vec::new(), log)?;
         let judged = judge(&Layout::of(task), &token, &execution, log);
         Ok(judged.alternative)
     }
@@ -68,4 +84,36 @@ impl LanguageRoute for PythonRuntime {
             job: Some(job),
         }))
     }
+}
+
+impl PythonRuntime {
+    /// The harness in `mode` ("alone" or "judge"), reporting with `token`, with `job` at `/job`
+    /// (where its compiled code is written).
+    fn harness(&self, token: &Token, mode: &str, job: tempfile::TempDir) -> anyhow::Result<Program> {
+        std::fs::write(job.path().join("harness.bin"), &self.harness_code)?;
+        let source = format!(
+            "import marshal\nexec(marshal.loads(open('/job/harness.bin', 'rb').read()))\n\
+             _wasmeval_main({mode:?})()\n"
+        );
+        Ok(Program {
+            module: self.module.clone(),
+            entry: self.entry,
+            invocation: self.invocation(&["-c", &source, token.as_str(), "/job"], job.path()),
+            scratch: true,
+            interpreter: Some("Python"),
+            job: Some(job),
+        })
+    }
+}
+
+/// Whether `task` has suites whose verdicts the harness decides (`assertions`, `alternatives`):
+/// those run in a judge instance apart from the candidate. `calls` cases, judged on the host, do
+/// not need one.
+fn has_guest_judged_suites(task: &Task) -> bool {
+    task.tests.iter().any(|s| {
+        matches!(
+            s,
+            TestSuite::Assertions { .. } | TestSuite::Alternatives { .. }
+        )
+    })
 }
