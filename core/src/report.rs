@@ -61,6 +61,10 @@ pub struct Report {
     /// Results whose task is not among the tasks (not scored).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub results_without_task: u64,
+    /// How many cases of the selected samples each judge decided (see
+    /// [`crate::results::JudgedBy`]): `guest` counts the verdicts a candidate could forge.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub judged_by: std::collections::BTreeMap<crate::results::JudgedBy, u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -191,6 +195,7 @@ impl Report {
                 .collect(),
             comparison: (!pairs.is_empty()).then(|| ReferenceTables::new(&pairs)),
             results_without_task: prepared.results_without_task,
+            judged_by: crate::results::judged_by_counts(selected()),
         }
     }
 

@@ -233,6 +233,9 @@ fn table_text(report: &Report) -> String {
         report.tasks, report.overall.samples
     );
     text.push_str(&report.table().to_text());
+    if let Some(line) = wasmeval_core::results::judged_by_line(&report.judged_by) {
+        text.push_str(&format!("\n{line}\n"));
+    }
     if report.results_without_task > 0 {
         text.push_str(&format!(
             "\n{} results name tasks that are not in the task file (not scored)\n",

@@ -32,6 +32,12 @@ pub fn overview() -> Html {
             if report.results_without_task > 0 {
                 <p class="warning">{ format!("{} results name a task the bundle does not have; they are not scored.", report.results_without_task) }</p>
             }
+            if let Some(line) = wasmeval_core::results::judged_by_line(&report.judged_by) {
+                <p class="hint" data-testid="judged-by"
+                    title="Host: plain data compared with an expected value the guest never saw. Isolated judge: the tests ran in an interpreter apart from the candidate's. In the candidate's process: a candidate that reaches the harness's token could forge the report.">
+                    { line }
+                </p>
+            }
             <DataTable table={table} values={Some(values)} key_columns={report.facets.len().max(1)}
                 name="overview" json={Some(AttrValue::from(json))}
                 caption={Some(AttrValue::from("Every metric per group (pass@k only where every unit has k samples)"))} />
