@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""HumanEval-X's canonical solutions through wasmeval: the pass rate per language and every
-failure with its reason.
+"""HumanEval-X's canonical solutions through wasmeval: the pass rate per language, who judged the
+cases (host, isolated judge, guest) and every failure with its reason.
 
 Each task's `canonical_solution` is given as a `completion`, so the program is exactly the task's
 reference (the importer builds prompt and tests as CodeGeeX's evaluator does). Needs
@@ -68,6 +68,16 @@ def main():
             continue
         passed = sum(r["verdict"] == "passed" for r in results)
         print(f"{language}: {passed}/{len(results)} canonical solutions pass ({100 * passed / len(results):.1f}%) in {seconds:.1f} s")
+        # Who judged the cases: the share no candidate could forge (issue 15's coverage figure).
+        judges = {}
+        for r in results:
+            for case in r.get("cases", []):
+                judge = case.get("judged_by", "unknown")
+                judges[judge] = judges.get(judge, 0) + 1
+        total = sum(judges.values()) or 1
+        shares = ", ".join(f"{judge} {n} ({100 * n / total:.1f}%)" for judge, n in sorted(judges.items()))
+        tasks_in_guest = sum(any(c.get("judged_by") == "guest" for c in r.get("cases", [])) for r in results)
+        print(f"  cases judged by: {shares}; tasks with a guest-judged case: {tasks_in_guest}")
         for r in results:
             if r["verdict"] != "passed":
                 message = (r.get("message") or "").replace("\n", " ")[:200]

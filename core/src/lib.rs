@@ -15,6 +15,7 @@ pub mod reference_tables;
 pub mod report;
 pub mod results;
 pub mod sample;
+mod source_scan;
 pub mod synthetic;
 pub mod task;
 

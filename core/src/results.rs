@@ -154,7 +154,9 @@ impl JudgedBy {
         let in_guest = JudgedBy::of_assertions(task.language);
         for suite in &task.tests {
             match suite {
-                TestSuite::Assertions { cases, .. } => judges.extend(cases.iter().map(|_| in_guest)),
+                TestSuite::Assertions { cases, .. } => {
+                    judges.extend(cases.iter().map(|_| in_guest))
+                }
                 TestSuite::Alternatives { sets, .. } => {
                     let name = chosen.next()?;
                     let set = sets.iter().find(|set| set.name == name)?;

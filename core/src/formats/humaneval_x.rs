@@ -39,7 +39,7 @@
 //!    dropped because it would clash with the local module; its `use rand::Rng;` and
 //!    `use regex::Regex;` resolve to the stand-ins.
 
-use super::{javascript_asserts, python_asserts};
+use super::{compiled_asserts, javascript_asserts, python_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -287,7 +287,14 @@ impl Problem {
             }
             _ => None,
         };
+        // C++'s and Rust's too: the test stays as the driver that reports each call's value.
+        let compiled = match language {
+            Language::Cpp => compiled_asserts::cpp_calls(&case),
+            Language::Rust => compiled_asserts::rust_calls(&case),
+            _ => None,
+        };
         let tests = match (converted, &entry_point) {
+            _ if compiled.is_some() => compiled.expect("checked just above"),
             (Some((imports, cases)), Some(entry)) => TestSuite::Calls {
                 // The Python helper imports (none for JavaScript) and the test's own.
                 setup: format!("{setup}{imports}"),

@@ -23,6 +23,7 @@
 use super::token::Token;
 use super::{excerpt, Execution, Outcome};
 use crate::results::Verdict;
+use crate::source_scan::{c_main_body, code_words, statement_end};
 use crate::task::Language;
 
 /// The C/C++ function that writes the end-of-tests line.
@@ -47,173 +48,65 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
     }
 }
 
+/// The source of a `calls` driver program: the candidate, then the driver (a test whose converted
+/// asserts are `WASMEVAL_CASE(i, call)`, see `formats::compiled_asserts`) with the support that
+/// reports each call's value as plain data, its `main` reporting `loaded` when it starts and
+/// `done` when it ends. The expected values are not in it: the host judges the values with the
+/// harness protocol's judge (`judging::python::judge`).
+pub fn calls_program(language: Language, candidate: &str, driver: &str) -> String {
+    match language {
+        Language::Rust => format!("{candidate}\n{}\n", rust_calls_driver(driver)),
+        _ => format!(
+            "{candidate}\n{}\n{}\n{}\n",
+            C_PRELUDE,
+            CPP_CALLS,
+            c_family_main(driver, "__wasmeval_loaded(); ", "__wasmeval_done(); ")
+        ),
+    }
+}
+
+/// The C++ support of `calls` drivers.
+const CPP_CALLS: &str = include_str!("../../../guests/cxx/calls.hpp");
+
 /// What goes between a C or C++ candidate and its test: the candidate's macros for the names
 /// the test relies on are undone.
 const C_PRELUDE: &str = "#undef main
 #undef assert
 #undef NDEBUG
 #undef __wasmeval_end_of_tests
+#undef WASMEVAL_CASE
 #include <assert.h>";
 
 /// C or C++ test code with the end-of-tests call before every `return` of its `main` and before
 /// main's closing brace. Without a `main`, the code is left as it is (it can then never pass).
 fn c_family_test(test: &str) -> String {
+    c_family_main(test, "", &format!("{END_OF_TESTS}(); "))
+}
+
+/// `test` with `at_start` inserted at the start of its `main`, and `at_end` before every `return`
+/// of it and before its closing brace; without a `main`, `test` as it is.
+fn c_family_main(test: &str, at_start: &str, at_end: &str) -> String {
     let Some((open, close)) = c_main_body(test) else {
         return test.to_owned();
     };
-    let call = format!("{END_OF_TESTS}(); ");
     let mut out = String::with_capacity(test.len() + 256);
     out.push_str(&test[..open]);
+    out.push_str(at_start);
     let body = &test[open..close];
     let mut last = 0;
     for at in code_words(body, "return") {
         out.push_str(&body[last..at]);
         // Braces keep `if (x) return 1;` one statement.
-        out.push_str(&format!("{{ {call}"));
+        out.push_str(&format!("{{ {at_end}"));
         let end = statement_end(body, at);
         out.push_str(&body[at..end]);
         out.push_str(" }");
         last = end;
     }
     out.push_str(&body[last..]);
-    out.push_str(&call);
+    out.push_str(at_end);
     out.push_str(&test[close..]);
     out
-}
-
-/// The byte range of the body of the first top-level `main` function's braces: from just after
-/// `{` to its matching `}`.
-fn c_main_body(code: &str) -> Option<(usize, usize)> {
-    let bytes = code.as_bytes();
-    for at in code_words(code, "main") {
-        let rest = code[at + 4..].trim_start();
-        if !rest.starts_with('(') {
-            continue;
-        }
-        let paren = code.len() - rest.len();
-        let close_paren = matching(bytes, paren, b'(', b')')?;
-        let after = code[close_paren + 1..].trim_start();
-        if !after.starts_with('{') {
-            continue;
-        }
-        let brace = code.len() - after.len();
-        let close = matching(bytes, brace, b'{', b'}')?;
-        return Some((brace + 1, close));
-    }
-    None
-}
-
-/// Where the `open` byte at `at` is closed, skipping strings, characters and comments.
-fn matching(bytes: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = at;
-    while i < bytes.len() {
-        if let Some(next) = skip_non_code(bytes, i) {
-            i = next;
-            continue;
-        }
-        match bytes[i] {
-            b if b == open => {
-                depth += 1;
-                i += 1;
-            }
-            b if b == close => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    None
-}
-
-/// The index after the string or character literal or comment starting at `i`, or `None` when
-/// code starts there.
-fn skip_non_code(bytes: &[u8], i: usize) -> Option<usize> {
-    match bytes[i] {
-        b'"' | b'\'' => Some(skip_literal(bytes, i)),
-        b'/' if bytes.get(i + 1) == Some(&b'/') => Some(
-            bytes[i..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(bytes.len(), |n| i + n),
-        ),
-        b'/' if bytes.get(i + 1) == Some(&b'*') => {
-            Some(find(bytes, i + 2, b"*/").map_or(bytes.len(), |n| n + 2))
-        }
-        _ => None,
-    }
-}
-
-/// The index after the string or character literal starting at `at` (a Rust lifetime, `'a`
-/// without a closing quote, is skipped as its quote alone).
-fn skip_literal(bytes: &[u8], at: usize) -> usize {
-    let quote = bytes[at];
-    let ident = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-    if quote == b'\'' && ident(bytes.get(at + 1)) && bytes.get(at + 2) != Some(&b'\'') {
-        return at + 1;
-    }
-    let mut i = at + 1;
-    while i < bytes.len() && bytes[i] != quote {
-        i += if bytes[i] == b'\\' { 2 } else { 1 };
-    }
-    i + 1
-}
-
-fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    (from..bytes.len().saturating_sub(needle.len() - 1)).find(|&i| bytes[i..].starts_with(needle))
-}
-
-/// Where the statement starting at `at` ends: after its `;` (outside literals, parentheses and
-/// braces).
-fn statement_end(code: &str, at: usize) -> usize {
-    let bytes = code.as_bytes();
-    let mut depth = 0i32;
-    let mut i = at;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' | b'\'' => {
-                i = skip_literal(bytes, i);
-                continue;
-            }
-            b'(' | b'{' | b'[' => depth += 1,
-            b')' | b'}' | b']' => depth -= 1,
-            b';' if depth == 0 => return i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    bytes.len()
-}
-
-/// The positions of `word` as a whole word in code, outside strings, characters and comments.
-fn code_words(code: &str, word: &str) -> Vec<usize> {
-    let bytes = code.as_bytes();
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(next) = skip_non_code(bytes, i) {
-            i = next;
-            continue;
-        }
-        match bytes[i] {
-            b if is_ident(b) => {
-                let start = i;
-                while i < bytes.len() && is_ident(bytes[i]) {
-                    i += 1;
-                }
-                if &code[start..i] == word {
-                    found.push(start);
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    found
 }
 
 /// The macros of Rust test code called by their full paths, so that a candidate's
@@ -236,6 +129,44 @@ const RUST_MACROS: [&str; 12] = [
 /// Rust test code with its macros by full path and its `fn main` renamed, followed by the `main`
 /// that calls it and then writes the end-of-tests line.
 fn rust_test(test: &str) -> String {
+    rust_with_main(
+        test,
+        "
+fn main() {
+    __wasmeval_test_main();
+    let token = ::std::env::args().nth(1).unwrap_or_default();
+    let mut out = ::std::io::stdout();
+    let line = ::std::format!(\"\\n{token} end\\n\");
+    let _ = ::std::io::Write::write_all(&mut out, line.as_bytes());
+    let _ = ::std::io::Write::flush(&mut out);
+}
+",
+    )
+}
+
+/// The support of Rust `calls` drivers.
+const RUST_CALLS: &str = include_str!("../../../guests/rust/calls.rs");
+
+/// A Rust `calls` driver as [`rust_test`] prepares a test, with a `main` that reports `loaded`,
+/// runs the driver and reports `done`, and the support of its `__wasmeval_calls::case` calls.
+fn rust_calls_driver(driver: &str) -> String {
+    let mut out = rust_with_main(
+        driver,
+        "
+fn main() {
+    crate::__wasmeval_calls::report(\"loaded\");
+    __wasmeval_test_main();
+    crate::__wasmeval_calls::report(\"done\");
+}
+",
+    );
+    out.push_str(RUST_CALLS);
+    out
+}
+
+/// `test` with its macros called by their full paths and its `fn main` renamed
+/// `__wasmeval_test_main`, followed by `main`.
+fn rust_with_main(test: &str, main: &str) -> String {
     let mut out = String::with_capacity(test.len() + 512);
     let mut last = 0;
     let bytes = test.as_bytes();
@@ -261,18 +192,7 @@ fn rust_test(test: &str) -> String {
         last = end;
     }
     out.push_str(&test[last..]);
-    out.push_str(
-        "
-fn main() {
-    __wasmeval_test_main();
-    let token = ::std::env::args().nth(1).unwrap_or_default();
-    let mut out = ::std::io::stdout();
-    let line = ::std::format!(\"\\n{token} end\\n\");
-    let _ = ::std::io::Write::write_all(&mut out, line.as_bytes());
-    let _ = ::std::io::Write::flush(&mut out);
-}
-",
-    );
+    out.push_str(main);
     out
 }
 

@@ -1,14 +1,17 @@
 //! C, C++ and Rust samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
-//! modules: each assertion case is its own program (the candidate followed by the case's code,
-//! instrumented and judged by `wasmeval_core::judging::compiled`: it passes only when the test's
-//! `main` reaches its end and writes the run's token), and one build of the candidate runs the
-//! `io` cases.
+//! modules: each `calls` suite is one program (the candidate and the suite's driver, which reports
+//! each call's value; the host compares them with expected values the module never holds), each
+//! assertion case is its own program (the candidate followed by the case's code, instrumented
+//! and judged by `wasmeval_core::judging::compiled`: it passes only when the test's `main` reaches
+//! its end and writes the run's token), and one build of the candidate runs the `io` cases.
 
 use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
-use wasmeval_core::judging::compiled::{assertion_program, judge_assertion_program};
+use wasmeval_core::judging::compiled::{assertion_program, calls_program, judge_assertion_program};
+use wasmeval_core::judging::python::{judge, Layout};
+use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task, TestSuite, Verdict};
 
@@ -23,24 +26,16 @@ impl LanguageRoute for Toolchains {
         // Suites this route cannot run yet fail visibly: a sample must never pass a case it did
         // not run (with no case at all, it would pass).
         for suite in &task.tests {
-            let (kind, names): (&str, Vec<&str>) = match suite {
-                TestSuite::Calls { cases, .. } => {
-                    ("calls", cases.iter().map(|c| c.name.as_str()).collect())
-                }
-                TestSuite::Alternatives { sets, .. } => (
-                    "alternatives",
-                    sets.iter()
-                        .flat_map(|set| set.cases.iter().map(|c| c.name.as_str()))
-                        .collect(),
-                ),
-                TestSuite::Assertions { .. } | TestSuite::Io { .. } => continue,
+            let TestSuite::Alternatives { sets, .. } = suite else {
+                continue;
             };
             log.fail_all(
-                names,
+                sets.iter()
+                    .flat_map(|set| set.cases.iter().map(|c| c.name.as_str())),
                 &Outcome::new(
                     Verdict::HarnessError,
                     format!(
-                        "{kind} suites are not run for {} samples yet",
+                        "alternatives suites are not run for {} samples yet",
                         task.language
                     ),
                 ),
@@ -48,6 +43,19 @@ impl LanguageRoute for Toolchains {
         }
         let candidate = sample.program(task);
         let token = fresh_token()?;
+        for suite in &task.tests {
+            if let TestSuite::Calls { setup, .. } = suite {
+                run_calls_suite(
+                    self,
+                    cx,
+                    task,
+                    suite,
+                    &calls_program(task.language, &candidate, setup),
+                    &token,
+                    log,
+                )?;
+            }
+        }
         for (setup, case) in task.assertion_cases() {
             if let Some(skipped) = log.not_run(&case.name) {
                 log.push(skipped);
@@ -77,6 +85,33 @@ impl LanguageRoute for Toolchains {
     ) -> anyhow::Result<Result<Program, Outcome>> {
         build(self, cx, task, &sample.program(task))
     }
+}
+
+/// Runs one `calls` suite's driver `source` (the candidate and the driver, built by
+/// `calls_program`) and judges the values it reports on the host, as the Python harness's.
+fn run_calls_suite(
+    toolchains: &Toolchains,
+    cx: &Context<'_>,
+    task: &Task,
+    suite: &TestSuite,
+    source: &str,
+    token: &Token,
+    log: &mut CaseLog,
+) -> anyhow::Result<()> {
+    // The suite alone: its cases are numbered from 0 in its driver.
+    let alone = Task {
+        tests: vec![suite.clone()],
+        ..task.clone()
+    };
+    let layout = Layout::of(&alone);
+    match build(toolchains, cx, task, source)? {
+        Err(outcome) => log.fail_all(layout.names.iter().map(String::as_str), &outcome),
+        Ok(program) => {
+            let execution = execute(cx, &program, &[token.as_str()], Vec::new(), log)?;
+            judge(&layout, token, &execution, log);
+        }
+    }
+    Ok(())
 }
 
 /// Compiles `source` in the task's language into a program (a WASI command with an empty `/tmp`

@@ -113,8 +113,7 @@ impl Partner {
             let at = self.alloc.call(&mut self.store, code.len() as i32)?;
             self.memory
                 .write(&mut self.store, at as u32 as usize, code.as_bytes())?;
-            self.turn
-                .call(&mut self.store, (at, code.len() as i32))
+            self.turn.call(&mut self.store, (at, code.len() as i32))
         })();
         match outcome {
             Ok(_) => Ok(()),
@@ -130,7 +129,13 @@ impl Partner {
             reply: None,
         };
         self.turn("_wasmeval_serve()\n")?;
-        Ok(self.store.data_mut().door_exchange().reply.take().unwrap_or_default())
+        Ok(self
+            .store
+            .data_mut()
+            .door_exchange()
+            .reply
+            .take()
+            .unwrap_or_default())
     }
 
     fn end(&mut self, error: &wasmtime::Error) -> Exit {
@@ -228,7 +233,11 @@ pub(super) fn add_host_call<T: 'static>(
                 }
                 Some(())
             })();
-            Ok(if at == 0 || written.is_none() { FAULT } else { 0 })
+            Ok(if at == 0 || written.is_none() {
+                FAULT
+            } else {
+                0
+            })
         },
     )?;
     Ok(())

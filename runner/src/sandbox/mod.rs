@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 /// What an execution did, as plain data judged by `wasmeval_core::judging`.
 pub use wasmeval_core::judging::{Execution, Exit};
 use wasmtime::{
-    Config, Engine, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig,
-    Instance, ResourceLimiter, Store, Trap,
+    Config, Engine, Instance, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig,
+    ResourceLimiter, Store, Trap,
 };
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
@@ -260,7 +260,8 @@ impl Sandbox {
     ) -> anyhow::Result<Execution> {
         let started = Instant::now();
         let (module, invocation, setup) = partner;
-        let (mut partner_store, partner_output) = self.store(invocation, limits, Door::partner())?;
+        let (mut partner_store, partner_output) =
+            self.store(invocation, limits, Door::partner())?;
         let partner_instance =
             match self.instantiate(&mut partner_store, module, &partner_output, started)? {
                 Ok(instance) => instance,
@@ -296,15 +297,28 @@ impl Sandbox {
         };
         let mut execution = measured(store, limits, started, exit, &output);
         let (partner_store, partner_output) = partner.into_parts();
-        let of_partner = measured(partner_store, limits, started, Exit::Code(0), &partner_output);
+        let of_partner = measured(
+            partner_store,
+            limits,
+            started,
+            Exit::Code(0),
+            &partner_output,
+        );
         execution.fuel = execution.fuel.saturating_add(of_partner.fuel);
         // The candidate's memory is the partner's; the judge's counts when it is the larger.
         execution.peak_memory = execution.peak_memory.max(of_partner.peak_memory);
         execution.memory_denied |= of_partner.memory_denied;
-        execution.output.stdout.extend_from_slice(&of_partner.output.stdout);
-        let judge_stderr = std::mem::replace(&mut execution.output.stderr, of_partner.output.stderr);
+        execution
+            .output
+            .stdout
+            .extend_from_slice(&of_partner.output.stdout);
+        let judge_stderr =
+            std::mem::replace(&mut execution.output.stderr, of_partner.output.stderr);
         execution.output.stderr.extend_from_slice(&judge_stderr);
-        execution.output.written = execution.output.written.saturating_add(of_partner.output.written);
+        execution.output.written = execution
+            .output
+            .written
+            .saturating_add(of_partner.output.written);
         Ok(execution)
     }
 
@@ -397,7 +411,11 @@ impl Sandbox {
 }
 
 /// Enters `instance` as `entry`: a command's `_start`, or a reactor's `_initialize` then `run`.
-fn enter(store: &mut Store<GuestState>, instance: &Instance, entry: Entry) -> wasmtime::Result<i32> {
+fn enter(
+    store: &mut Store<GuestState>,
+    instance: &Instance,
+    entry: Entry,
+) -> wasmtime::Result<i32> {
     match entry {
         Entry::Command => instance
             .get_typed_func::<(), ()>(&mut *store, "_start")?

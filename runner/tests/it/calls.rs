@@ -243,7 +243,10 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let counts = &summary["judged_by"];
-    let (host, isolated) = (counts["host"].as_u64().unwrap(), counts["isolated"].as_u64().unwrap());
+    let (host, isolated) = (
+        counts["host"].as_u64().unwrap(),
+        counts["isolated"].as_u64().unwrap(),
+    );
     assert!(host > 9 * isolated && isolated > 0, "{counts}");
     assert!(counts.get("guest").is_none(), "{counts}");
     // The cases after an early exit were not run.

@@ -135,7 +135,11 @@ fn no_python_program_passes_assertion_tests_by_forging_the_report_or_patching_th
 fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
     corpus(language, ext, "//")
         .into_iter()
-        .filter(|p| !p.name.starts_with("ct_") && !p.name.starts_with("as_"))
+        .filter(|p| {
+            !["ct_", "as_", "ca_"]
+                .iter()
+                .any(|prefix| p.name.starts_with(prefix))
+        })
         .collect()
 }
 
@@ -170,6 +174,21 @@ fn no_rust_program_passes_assertion_tests_by_exiting_or_shadowing_them() {
         &assertion_corpus("rust", "rs"),
         7,
     );
+}
+
+/// The `ca_*` programs of a compiled language's corpus: candidates for `calls_task.json`, a
+/// HumanEval-X task whose asserts are imported as host-judged calls.
+fn calls_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+    corpus(language, ext, "//")
+        .into_iter()
+        .filter(|p| p.name.starts_with("ca_"))
+        .collect()
+}
+
+#[test]
+fn no_cpp_or_rust_program_passes_converted_calls_by_exiting_or_forging_the_report() {
+    check_corpus_against("cpp", "calls_task.json", &calls_corpus("cpp", "cpp"), 5);
+    check_corpus_against("rust", "calls_task.json", &calls_corpus("rust", "rs"), 5);
 }
 
 #[test]

@@ -6,9 +6,7 @@ mod runtime;
 
 pub use runtime::PythonRuntime;
 
-use super::{
-    execute, execute_judge, fresh_token, has_io_suites, Context, LanguageRoute, Program,
-};
+use super::{execute, execute_judge, fresh_token, has_io_suites, Context, LanguageRoute, Program};
 use crate::sandbox::{temp_folder, Folder};
 use wasmeval_core::judging::python::{harness_suites, judge, Layout};
 use wasmeval_core::judging::token::Token;
@@ -61,7 +59,13 @@ impl LanguageRoute for PythonRuntime {
             let job = temp_folder(Folder::Job)?;
             std::fs::write(job.path().join("program.py"), sample.program(task))?;
             std::fs::write(job.path().join("tests.json"), tests)?;
-            execute(cx, &self.harness(&token, "alone", job)?, &[], Vec::new(), log)?
+            execute(
+                cx,
+                &self.harness(&token, "alone", job)?,
+                &[],
+                Vec::new(),
+                log,
+            )?
         };
         let judged = judge(&Layout::of(task), &token, &execution, log);
         Ok(judged.alternative)
@@ -89,7 +93,12 @@ impl LanguageRoute for PythonRuntime {
 impl PythonRuntime {
     /// The harness in `mode` ("alone" or "judge"), reporting with `token`, with `job` at `/job`
     /// (where its compiled code is written).
-    fn harness(&self, token: &Token, mode: &str, job: tempfile::TempDir) -> anyhow::Result<Program> {
+    fn harness(
+        &self,
+        token: &Token,
+        mode: &str,
+        job: tempfile::TempDir,
+    ) -> anyhow::Result<Program> {
         std::fs::write(job.path().join("harness.bin"), &self.harness_code)?;
         let source = format!(
             "import marshal\nexec(marshal.loads(open('/job/harness.bin', 'rb').read()))\n\

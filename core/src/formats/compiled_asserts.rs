@@ -1,0 +1,889 @@
+//! HumanEval-X's C++ and Rust asserts as host-judged `calls` cases.
+//!
+//! A test's top-level asserts (in C++'s `main`, in Rust's test function) that compare what the
+//! candidate's function returns with a literal become `calls` cases whose expected values stay
+//! on the host. The test itself stays, as the suite's driver (its `setup`), with each converted
+//! assert replaced by a call that reports the value as plain data: `WASMEVAL_CASE(i, <call>);` in
+//! C++ (`guests/cxx/calls.hpp`), `__wasmeval_calls::case(i, || <call>);` in Rust
+//! (`judging::compiled::calls_program` adds the support). Other statements (declarations the
+//! asserts use) stay where they are.
+//!
+//! Shapes converted, either side of `==` holding the literal:
+//!
+//! | language | assert | case |
+//! |---|---|---|
+//! | C++ | `assert (f(x) == lit);`, `assert (issame(f(x), lit));` | equals (`issame` on `map<..>` compares as a dict; on floats, within the tolerance its body uses) |
+//! | C++ | `assert (abs(f(x) - lit) < eps);` | equals within `eps` |
+//! | C++ | `assert (f(x));`, `assert (not f(x));`, `assert (!f(x));` | truthy, falsy |
+//! | Rust | `assert_eq!(f(x), lit);`, `assert!(f(x) == lit);` | equals |
+//! | Rust | `assert!((f(x) - lit).abs() < eps);` | equals within `eps` |
+//! | Rust | `assert!(f(x));`, `assert!(!f(x));` | truthy, falsy |
+//!
+//! Literals: numbers, `true`/`false`, strings, characters (as one-character strings), brace
+//! lists (C++) and `vec![..]`/arrays (Rust) as arrays, tuples, `Some(x)` as `x` and `None` as
+//! null (Rust), `"..".to_string()` and friends. A test with any assert this cannot convert (in a
+//! loop, against a variable, another shape) is left whole: one assertion case, judged in the
+//! guest, and its results say so.
+
+use crate::source_scan::{c_main_body, matching, skip_non_code};
+use crate::task::{CallCase, CallCheck, TestSuite};
+use serde_json::{json, Value};
+
+/// The `calls` suite of a C++ HumanEval-X test, or `None` when an assert cannot be converted.
+pub fn cpp_calls(test: &str) -> Option<TestSuite> {
+    let (open, close) = c_main_body(test)?;
+    let issame = IssameHelper::of(test);
+    let mut driver = String::with_capacity(test.len() + 256);
+    driver.push_str(&test[..open]);
+    let mut cases = Vec::new();
+    let body = &test[open..close];
+    let mut last = 0;
+    for (start, end) in top_level_statements(body) {
+        let statement = body[start..end].trim();
+        let words = word_starts(statement, "assert");
+        if words.is_empty() {
+            continue;
+        }
+        // An assert that is not a statement of its own at the top level (in a loop, an `if`)
+        // runs a varying number of times: not a case.
+        if words != [0] {
+            return None;
+        }
+        let inner = call_arguments(statement, "assert")?;
+        let (call, case) = cpp_case(inner, &issame, cases.len())?;
+        driver.push_str(&body[last..start]);
+        driver.push_str(&format!("WASMEVAL_CASE({}, {call});", cases.len()));
+        last = end;
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return None;
+    }
+    driver.push_str(&body[last..]);
+    driver.push_str(&test[close..]);
+    suite(driver, cases)
+}
+
+/// The `calls` suite of a Rust HumanEval-X test program (the importer's rewrite: test functions
+/// in `mod tests`, called by `main`), or `None` when an assert cannot be converted.
+pub fn rust_calls(program: &str) -> Option<TestSuite> {
+    let mut driver = String::with_capacity(program.len() + 256);
+    let mut cases = Vec::new();
+    let mut last = 0;
+    for (open, close) in rust_test_bodies(program) {
+        let body = &program[open..close];
+        for (start, end) in top_level_statements(body) {
+            let statement = body[start..end].trim();
+            let asserts: Vec<usize> = ["assert", "assert_eq", "assert_ne"]
+                .iter()
+                .flat_map(|word| word_starts(statement, word))
+                .collect();
+            if asserts.is_empty() {
+                continue;
+            }
+            if asserts != [0] {
+                return None;
+            }
+            let (call, case) = rust_case(statement, cases.len())?;
+            driver.push_str(&program[last..open + start]);
+            driver.push_str(&format!(
+                "crate::__wasmeval_calls::case({}, || {call});",
+                cases.len()
+            ));
+            last = open + end;
+            cases.push(case);
+        }
+    }
+    if cases.is_empty() {
+        return None;
+    }
+    driver.push_str(&program[last..]);
+    suite(driver, cases)
+}
+
+fn suite(driver: String, cases: Vec<CallCase>) -> Option<TestSuite> {
+    // The function the first case calls names the suite (results show it; the driver calls).
+    let entry_point = cases.first().map(|c| c.name.clone()).and_then(|name| {
+        let callee: String = name
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (!callee.is_empty()).then_some(callee)
+    })?;
+    Some(TestSuite::Calls {
+        setup: driver,
+        entry_point,
+        tolerance: 0.0,
+        cases,
+    })
+}
+
+/// How the test's `issame(a, b)` compares, when it defines one: as dicts (its parameters are
+/// `map`s), within a tolerance (its body takes `abs` of a difference), or exactly.
+#[derive(Debug, Default)]
+struct IssameHelper {
+    map: bool,
+    tolerance: Option<f64>,
+}
+
+impl IssameHelper {
+    fn of(test: &str) -> IssameHelper {
+        let Some(at) = word_starts(test, "issame").first().copied() else {
+            return IssameHelper::default();
+        };
+        let bytes = test.as_bytes();
+        let Some(paren) = test[at..].find('(').map(|n| at + n) else {
+            return IssameHelper::default();
+        };
+        let Some(close) = matching(bytes, paren, b'(', b')') else {
+            return IssameHelper::default();
+        };
+        let parameters = &test[paren + 1..close];
+        let body_end = test[close..]
+            .find('{')
+            .and_then(|n| matching(bytes, close + n, b'{', b'}'))
+            .unwrap_or(close);
+        let body = &test[close..body_end];
+        let tolerance = (body.contains("abs(") || body.contains("fabs("))
+            .then(|| {
+                body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+                    .filter(|word| word.contains('e') || word.contains('.'))
+                    .find_map(|word| word.parse::<f64>().ok())
+            })
+            .flatten();
+        IssameHelper {
+            map: parameters.trim_start().starts_with("map<")
+                || parameters.trim_start().starts_with("std::map<"),
+            tolerance,
+        }
+    }
+}
+
+/// One C++ assert's inner expression as (the call to report, its case).
+fn cpp_case(inner: &str, issame: &IssameHelper, index: usize) -> Option<(String, CallCase)> {
+    let inner = strip_parens(inner);
+    let name = collapse(inner);
+    let case = |call: &str, check, expected: Value, tolerance| {
+        Some((
+            call.trim().to_owned(),
+            CallCase {
+                name: named(&name, index),
+                args: Vec::new(),
+                expected,
+                check,
+                tolerance,
+            },
+        ))
+    };
+    if let Some(arguments) = call_arguments(inner, "issame") {
+        let [left, right] = split_top_level(arguments, ',')[..] else {
+            return None;
+        };
+        let (call, literal) = call_and_literal(left, right, Dialect::Cpp)?;
+        let expected = if issame.map {
+            dict_of_pairs(literal)?
+        } else {
+            literal
+        };
+        return case(call, CallCheck::Equals, expected, issame.tolerance);
+    }
+    if let Some((call, expected, tolerance)) = within_tolerance(inner, Dialect::Cpp) {
+        return case(call, CallCheck::Equals, expected, Some(tolerance));
+    }
+    if let [left, right] = split_operator(inner, "==")[..] {
+        let (call, expected) = call_and_literal(left, right, Dialect::Cpp)?;
+        return case(call, CallCheck::Equals, expected, None);
+    }
+    let negated = inner.strip_prefix("not ").or_else(|| {
+        inner
+            .strip_prefix('!')
+            .filter(|rest| !rest.starts_with('='))
+    });
+    match negated {
+        Some(rest) if is_call(strip_parens(rest.trim())) => case(
+            strip_parens(rest.trim()),
+            CallCheck::Falsy,
+            Value::Null,
+            None,
+        ),
+        None if is_call(inner) => case(inner, CallCheck::Truthy, Value::Null, None),
+        _ => None,
+    }
+}
+
+/// One Rust assert statement as (the call to report, its case).
+fn rust_case(statement: &str, index: usize) -> Option<(String, CallCase)> {
+    let make = |name: &str, call: &str, check, expected: Value, tolerance| {
+        Some((
+            call.trim().to_owned(),
+            CallCase {
+                name: named(&collapse(name), index),
+                args: Vec::new(),
+                expected,
+                check,
+                tolerance,
+            },
+        ))
+    };
+    // A custom message after the operands is not part of the check.
+    if let Some(arguments) = macro_arguments(statement, "assert_eq") {
+        let [left, right, ..] = arguments[..] else {
+            return None;
+        };
+        let (call, expected) = call_and_literal(left, right, Dialect::Rust)?;
+        return make(
+            &format!("{left}, {right}"),
+            call,
+            CallCheck::Equals,
+            expected,
+            None,
+        );
+    }
+    let inner = strip_parens(macro_arguments(statement, "assert")?.first()?);
+    if let Some((call, expected, tolerance)) = within_tolerance(inner, Dialect::Rust) {
+        return make(inner, call, CallCheck::Equals, expected, Some(tolerance));
+    }
+    if let [left, right] = split_operator(inner, "==")[..] {
+        let (call, expected) = call_and_literal(left, right, Dialect::Rust)?;
+        return make(inner, call, CallCheck::Equals, expected, None);
+    }
+    match inner.strip_prefix('!') {
+        Some(rest) if is_call(strip_parens(rest.trim())) => make(
+            inner,
+            strip_parens(rest.trim()),
+            CallCheck::Falsy,
+            Value::Null,
+            None,
+        ),
+        None if is_call(inner) => make(inner, inner, CallCheck::Truthy, Value::Null, None),
+        _ => None,
+    }
+}
+
+/// A case's name: its expression, shortened, and unique by its number.
+fn named(expression: &str, index: usize) -> String {
+    let short: String = expression.chars().take(80).collect();
+    if short.len() < expression.len() {
+        format!("{index}: {short}...")
+    } else {
+        format!("{index}: {short}")
+    }
+}
+
+/// `abs(call - lit) < eps` (C++, also `fabs`) or `(call - lit).abs() < eps` (Rust), either
+/// operand first: (call, literal, eps).
+fn within_tolerance(inner: &str, dialect: Dialect) -> Option<(&str, Value, f64)> {
+    let [left, right] = split_operator(inner, "<")[..] else {
+        return None;
+    };
+    let tolerance = literal(right, dialect)?.as_f64()?;
+    let left = left.trim();
+    let difference = match dialect {
+        Dialect::Cpp => call_arguments(left, "abs").or_else(|| call_arguments(left, "fabs"))?,
+        Dialect::Rust => strip_parens(left.strip_suffix(".abs()")?.trim()),
+    };
+    let [a, b] = split_operator(difference, "-")[..] else {
+        return None;
+    };
+    let (call, expected) = call_and_literal(a, b, dialect)?;
+    Some((call, expected, tolerance))
+}
+
+/// Of two operands, the call and the literal's value: one must be a literal, the other not.
+fn call_and_literal<'a>(a: &'a str, b: &'a str, dialect: Dialect) -> Option<(&'a str, Value)> {
+    match (literal(a, dialect), literal(b, dialect)) {
+        (None, Some(value)) if is_call(strip_parens(a.trim())) => Some((a.trim(), value)),
+        (Some(value), None) if is_call(strip_parens(b.trim())) => Some((b.trim(), value)),
+        _ => None,
+    }
+}
+
+/// Whether `code` ends with a call's closing parenthesis after an identifier: what a candidate's
+/// result looks like.
+fn is_call(code: &str) -> bool {
+    let code = code.trim();
+    code.ends_with(')')
+        && code
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+}
+
+/// A brace list of pairs as a `$dict`: `{{"a", 1}, {"b", 2}}`.
+fn dict_of_pairs(value: Value) -> Option<Value> {
+    let Value::Array(items) = value else {
+        return None;
+    };
+    let pairs: Option<Vec<Value>> = items
+        .into_iter()
+        .map(|item| match item {
+            Value::Array(pair) if pair.len() == 2 => Some(Value::Array(pair)),
+            _ => None,
+        })
+        .collect();
+    Some(json!({ "$dict": pairs? }))
+}
+
+/// Which language's literal syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Cpp,
+    Rust,
+}
+
+/// The value of a literal, or `None` when `code` is not one this reads.
+fn literal(code: &str, dialect: Dialect) -> Option<Value> {
+    let code = code.trim();
+    if code.is_empty() {
+        return None;
+    }
+    if let Some(rest) = code.strip_prefix('-') {
+        return match literal(rest, dialect)? {
+            Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) if n.is_i64() => Some(json!(-i)),
+                (_, Some(f)) => Some(json!(-f)),
+                _ => None,
+            },
+            _ => None,
+        };
+    }
+    match code {
+        "true" => return Some(Value::Bool(true)),
+        "false" => return Some(Value::Bool(false)),
+        "None" | "Vec::new()" | "String::new()" if dialect == Dialect::Rust => {
+            return Some(if code == "None" {
+                Value::Null
+            } else if code == "Vec::new()" {
+                json!([])
+            } else {
+                json!("")
+            })
+        }
+        _ => {}
+    }
+    let first = code.chars().next()?;
+    if first.is_ascii_digit() || first == '.' {
+        return number(code);
+    }
+    if first == '"' {
+        // Rust's `"x".to_string()` and friends are the string.
+        let end = string_end(code)?;
+        let rest = code[end..].trim();
+        let converted = matches!(
+            rest,
+            "" | ".to_string()" | ".to_owned()" | ".into()" | ".as_str()"
+        );
+        return (converted || (dialect == Dialect::Cpp && rest.is_empty()))
+            .then(|| unescape(&code[1..end - 1]).map(Value::String))
+            .flatten();
+    }
+    if first == '\'' {
+        let end = string_end(code)?;
+        return (end == code.len())
+            .then(|| unescape(&code[1..end - 1]).map(Value::String))
+            .flatten();
+    }
+    match dialect {
+        Dialect::Cpp => {
+            // `{..}`, `vector<..>{..}`, `string("..")`.
+            if let Some(inner) = code.strip_prefix('{').and_then(|c| c.strip_suffix('}')) {
+                return list(inner, dialect);
+            }
+            let type_end = code.find(['{', '('])?;
+            let type_name = code[..type_end].trim();
+            let type_name = type_name.strip_prefix("std::").unwrap_or(type_name);
+            let container = ["vector<", "map<", "pair<"]
+                .iter()
+                .any(|t| type_name.starts_with(t));
+            if !(container || type_name == "string") {
+                return None;
+            }
+            let inner = &code[type_end..];
+            if inner.starts_with('(') {
+                return literal(strip_parens(inner), dialect);
+            }
+            literal(inner, dialect)
+        }
+        Dialect::Rust => {
+            if let Some(inner) = code
+                .strip_prefix("vec!")
+                .map(str::trim)
+                .and_then(|c| c.strip_prefix('[').and_then(|c| c.strip_suffix(']')))
+            {
+                return list(inner, dialect);
+            }
+            if let Some(inner) = code
+                .strip_prefix("&[")
+                .or_else(|| code.strip_prefix('['))
+                .and_then(|c| c.strip_suffix(']'))
+            {
+                return list(inner, dialect);
+            }
+            if let Some(inner) = code
+                .strip_prefix("String::from(")
+                .or_else(|| code.strip_prefix("Some("))
+                .and_then(|c| c.strip_suffix(')'))
+            {
+                return literal(inner, dialect);
+            }
+            if code.starts_with('(') && code.ends_with(')') {
+                let inner = &code[1..code.len() - 1];
+                let items = split_top_level(inner, ',');
+                if items.len() == 1 && !inner.trim_end().ends_with(',') {
+                    return literal(inner, dialect);
+                }
+                let values: Option<Vec<Value>> = items
+                    .iter()
+                    .filter(|item| !item.trim().is_empty())
+                    .map(|item| literal(item, dialect))
+                    .collect();
+                return Some(json!({ "$tuple": values? }));
+            }
+            None
+        }
+    }
+}
+
+/// A comma-separated list of literals (a trailing comma allowed) as an array.
+fn list(inner: &str, dialect: Dialect) -> Option<Value> {
+    if inner.trim().is_empty() {
+        return Some(json!([]));
+    }
+    let items: Option<Vec<Value>> = split_top_level(inner, ',')
+        .iter()
+        .enumerate()
+        .filter(|(i, item)| !(item.trim().is_empty() && *i > 0))
+        .map(|(_, item)| literal(item, dialect))
+        .collect();
+    Some(Value::Array(items?))
+}
+
+/// A number with C++ or Rust suffixes (`1.5f`, `10LL`, `3_i32`, `2.0f64`) and `_` separators.
+fn number(code: &str) -> Option<Value> {
+    let mut text: String = code.chars().filter(|&c| c != '_').collect();
+    for suffix in [
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+        "f32", "f64", "ull", "ULL", "ll", "LL", "ul", "UL", "u", "U", "l", "L", "f", "F",
+    ] {
+        let hexadecimal = text.starts_with("0x") || text.starts_with("0X");
+        if !hexadecimal || !suffix.eq_ignore_ascii_case("f") {
+            if let Some(stripped) = text.strip_suffix(suffix) {
+                if !stripped.is_empty() {
+                    text = stripped.to_owned();
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return i64::from_str_radix(hex, 16).ok().map(Value::from);
+    }
+    let float = text.contains(['.', 'e', 'E']);
+    if float {
+        let value: f64 = text.parse().ok()?;
+        return value.is_finite().then(|| json!(value));
+    }
+    text.parse::<i64>().ok().map(Value::from)
+}
+
+/// The index after a string or character literal that starts `code` (its closing quote).
+fn string_end(code: &str) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let quote = bytes[0];
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b if b == quote => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The text of a literal's escapes resolved (`\n`, `\t`, `\\`, `\"`, `\'`, `\0`, `\xHH`,
+/// Rust's `\u{..}`); `None` for an escape this does not know.
+fn unescape(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0' => out.push('\0'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            '\'' => out.push('\''),
+            'x' => {
+                let digits: String = chars.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&digits, 16).ok()?));
+            }
+            'u' => {
+                let rest: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let hex = rest.strip_prefix('{')?;
+                out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// `code` without the parentheses that wrap it whole.
+fn strip_parens(code: &str) -> &str {
+    let mut code = code.trim();
+    while code.starts_with('(') && matching(code.as_bytes(), 0, b'(', b')') == Some(code.len() - 1)
+    {
+        code = code[1..code.len() - 1].trim();
+    }
+    code
+}
+
+/// What is between the parentheses of `word(..)` when `code` is exactly that call (spaces
+/// allowed before the parenthesis, and a `;` after it).
+fn call_arguments<'a>(code: &'a str, word: &str) -> Option<&'a str> {
+    let rest = code.trim().strip_prefix(word)?;
+    let trimmed = rest.trim_start();
+    if !trimmed.starts_with('(') {
+        return None;
+    }
+    let close = matching(trimmed.as_bytes(), 0, b'(', b')')?;
+    let after = trimmed[close + 1..].trim();
+    (after.is_empty() || after == ";").then(|| &trimmed[1..close])
+}
+
+/// The arguments of the macro call `word!(..)` that `code` is, split at top-level commas (a
+/// trailing comma dropped).
+fn macro_arguments<'a>(code: &'a str, word: &str) -> Option<Vec<&'a str>> {
+    let rest = code
+        .trim()
+        .strip_prefix(word)?
+        .trim_start()
+        .strip_prefix('!')?;
+    let mut parts = split_top_level(call_arguments(rest, "")?, ',');
+    if parts.len() > 1 && parts.last().is_some_and(|p| p.trim().is_empty()) {
+        parts.pop();
+    }
+    Some(parts)
+}
+
+/// `code` split at `separator` where it is outside brackets and literals.
+fn split_top_level(code: &str, separator: char) -> Vec<&str> {
+    let bytes = code.as_bytes();
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut i) = (0i32, 0, 0);
+    while i < bytes.len() {
+        if let Some(next) = skip_non_code(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b if depth == 0 && b == separator as u8 => {
+                parts.push(&code[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&code[start..]);
+    parts
+}
+
+/// `code` split in two at its only top-level binary `operator` (`==`, `<`, `-`); empty unless
+/// there is exactly one. `<` and `-` must stand alone (not `<=`, `<<`, `->`, `-=`, nor a sign:
+/// a `-` follows an operand).
+fn split_operator<'a>(code: &'a str, operator: &str) -> Vec<&'a str> {
+    let bytes = code.as_bytes();
+    let op = operator.as_bytes();
+    let mut found = Vec::new();
+    let (mut depth, mut i) = (0i32, 0);
+    while i < bytes.len() {
+        if let Some(next) = skip_non_code(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 && bytes[i..].starts_with(op) => {
+                let before = bytes[..i].iter().rev().find(|b| !b.is_ascii_whitespace());
+                let after = bytes.get(i + op.len());
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                let alone = match operator {
+                    "==" => prev != Some(b'=') && prev != Some(b'!') && after != Some(&b'='),
+                    "<" => !matches!(after, Some(b'=' | b'<')) && prev != Some(b'<'),
+                    _ => {
+                        !matches!(after, Some(b'=' | b'>' | b'-'))
+                            && before.is_some_and(|b| {
+                                b.is_ascii_alphanumeric() || *b == b')' || *b == b']' || *b == b'_'
+                            })
+                    }
+                };
+                if alone {
+                    found.push(i);
+                }
+                i += op.len();
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match found.as_slice() {
+        [at] => vec![&code[..*at], &code[at + op.len()..]],
+        _ => Vec::new(),
+    }
+}
+
+/// The byte ranges of `body`'s top-level statements: each ends after a `;` or a `}` at depth 0.
+fn top_level_statements(body: &str) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut statements = Vec::new();
+    let (mut depth, mut start, mut i) = (0i32, 0, 0);
+    while i < bytes.len() {
+        if let Some(next) = skip_non_code(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    // A block ends its statement unless a `;` or `)` follows (`int a[] = {..};`).
+                    let next = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
+                    if !matches!(next, Some(b';' | b')' | b',' | b'.')) {
+                        statements.push((start, i + 1));
+                        start = i + 1;
+                    }
+                }
+            }
+            b';' if depth == 0 => {
+                statements.push((start, i + 1));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !body[start..].trim().is_empty() {
+        statements.push((start, body.len()));
+    }
+    // Each from its first character (leading blanks and comments are left where they are).
+    statements
+        .into_iter()
+        .map(|(start, end)| {
+            let text = &body[start..end];
+            (start + text.len() - text.trim_start().len(), end)
+        })
+        .collect()
+}
+
+/// Where `word` starts as a whole word in `code`, outside literals and comments.
+fn word_starts(code: &str, word: &str) -> Vec<usize> {
+    crate::source_scan::code_words(code, word)
+}
+
+/// The bodies (from after `{` to the matching `}`) of the functions of a Rust test program's
+/// `mod tests` whose names start with `test`.
+fn rust_test_bodies(program: &str) -> Vec<(usize, usize)> {
+    let bytes = program.as_bytes();
+    let mut bodies = Vec::new();
+    for at in word_starts(program, "fn") {
+        let rest = program[at + 2..].trim_start();
+        if !rest.starts_with("test") {
+            continue;
+        }
+        let Some(brace) = program[at..].find('{').map(|n| at + n) else {
+            continue;
+        };
+        if let Some(close) = matching(bytes, brace, b'{', b'}') {
+            bodies.push((brace + 1, close));
+        }
+    }
+    bodies
+}
+
+/// Whitespace runs as one space.
+fn collapse(code: &str) -> String {
+    code.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A case as (name, expected, check, tolerance).
+    type Case = (String, Value, CallCheck, Option<f64>);
+
+    fn cases(suite: &TestSuite) -> (&str, Vec<Case>) {
+        let TestSuite::Calls { setup, cases, .. } = suite else {
+            panic!("not calls: {suite:?}")
+        };
+        (
+            setup,
+            cases
+                .iter()
+                .map(|c| (c.name.clone(), c.expected.clone(), c.check, c.tolerance))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn cpp_asserts_become_calls_and_the_driver_keeps_declarations() {
+        let test = r#"#undef NDEBUG
+#include<assert.h>
+bool issame(vector<float> a,vector<float>b){
+    for (int i=0;i<a.size();i++) if (abs(a[i]-b[i])>1e-4) return false;
+    return true;
+}
+int main(){
+    vector<float> a={1.0, 2.0};
+    assert (f(a, 0.3)==true);
+    assert (issame(g({1.0, 2.0}) , {3.9, -4.0}));
+    assert (abs(h(3.5) - 0.5) < 1e-4);
+    assert (not f({1}, 2));
+    assert (k("a\"b") == "x");
+    assert (f({}, 1));
+}
+"#;
+        let suite = cpp_calls(test).unwrap();
+        let (driver, cases) = cases(&suite);
+        assert!(driver.contains("vector<float> a={1.0, 2.0};\n    WASMEVAL_CASE(0, f(a, 0.3));"));
+        assert!(driver.contains("WASMEVAL_CASE(1, g({1.0, 2.0}));"));
+        assert!(driver.contains("WASMEVAL_CASE(3, f({1}, 2));"));
+        assert!(!driver.contains("assert ("), "{driver}");
+        use CallCheck::*;
+        assert_eq!(
+            cases,
+            [
+                ("0: f(a, 0.3)==true".into(), json!(true), Equals, None),
+                (
+                    "1: issame(g({1.0, 2.0}) , {3.9, -4.0})".into(),
+                    json!([3.9, -4.0]),
+                    Equals,
+                    Some(1e-4)
+                ),
+                (
+                    "2: abs(h(3.5) - 0.5) < 1e-4".into(),
+                    json!(0.5),
+                    Equals,
+                    Some(1e-4)
+                ),
+                ("3: not f({1}, 2)".into(), Value::Null, Falsy, None),
+                ("4: k(\"a\\\"b\") == \"x\"".into(), json!("x"), Equals, None),
+                ("5: f({}, 1)".into(), Value::Null, Truthy, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn cpp_maps_compare_as_dicts_and_unconvertible_tests_stay_whole() {
+        let test = "bool issame(map<char,int> a,map<char,int> b){ return a==b; }\nint main(){ assert (issame(histogram(\"a b\"), {{'a',1},{'b',1}})); }";
+        let (_, cases) = cases(&cpp_calls(test).unwrap());
+        assert_eq!(cases[0].1, json!({"$dict": [["a", 1], ["b", 1]]}));
+        // In a loop, against a variable, or a shape not listed: the test is left whole.
+        for test in [
+            "int main(){ for (int i=0;i<3;i++) { assert (f(i) == i); } }",
+            "int main(){ int x = 3; assert (f(1) == x); }",
+            "int main(){ assert (f(1) != 2); }",
+            "int main(){ assert (f(1) == 2); assert (g(1) <= 2); }",
+        ] {
+            assert!(cpp_calls(test).is_none(), "{test}");
+        }
+    }
+
+    #[test]
+    fn rust_asserts_become_calls() {
+        let program = r#"mod tests {
+    use super::*;
+    pub fn test_f() {
+        let v: Vec<i32> = vec![];
+        assert_eq!(f(vec![1, 2], 3), vec![-1, 2]);
+        assert!(g("x".to_string()) == Some("y".to_string()));
+        assert!(h(vec![]) == None);
+        assert!((p(1.5) - 0.5).abs() < 1e-6);
+        assert!(!q(1));
+        assert!(q(2));
+        assert_eq!(t(1), (1.5, 2));
+        assert_eq!(
+            f(vec![], 1),
+            vec![]
+        );
+    }
+}
+fn main() { tests::test_f(); }
+"#;
+        let suite = rust_calls(program).unwrap();
+        let (driver, cases) = cases(&suite);
+        assert!(driver.contains("let v: Vec<i32> = vec![];\n        crate::__wasmeval_calls::case(0, || f(vec![1, 2], 3));"), "{driver}");
+        assert!(driver.contains("fn main() { tests::test_f(); }"));
+        let expected: Vec<Value> = cases.iter().map(|c| c.1.clone()).collect();
+        assert_eq!(
+            expected,
+            [
+                json!([-1, 2]),
+                json!("y"),
+                Value::Null,
+                json!(0.5),
+                Value::Null,
+                Value::Null,
+                json!({"$tuple": [1.5, 2]}),
+                json!([]),
+            ]
+        );
+        assert_eq!(cases[3].3, Some(1e-6));
+        assert_eq!(
+            (cases[4].2, cases[5].2),
+            (CallCheck::Falsy, CallCheck::Truthy)
+        );
+        assert!(
+            rust_calls("mod tests { pub fn test_f() { let x = 1; assert_eq!(f(1), x); } }")
+                .is_none()
+        );
+        assert!(
+            rust_calls("mod tests { pub fn test_f() { for i in 0..3 { assert!(f(i)); } } }")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn literals_of_both_dialects() {
+        assert_eq!(literal("-3", Dialect::Cpp), Some(json!(-3)));
+        assert_eq!(literal("2.5f", Dialect::Cpp), Some(json!(2.5)));
+        assert_eq!(literal("10LL", Dialect::Cpp), Some(json!(10)));
+        assert_eq!(literal("'a'", Dialect::Cpp), Some(json!("a")));
+        assert_eq!(
+            literal("{{1,2},{}}", Dialect::Cpp),
+            Some(json!([[1, 2], []]))
+        );
+        assert_eq!(literal("vector<int>{1}", Dialect::Cpp), Some(json!([1])));
+        assert_eq!(literal("string(\"ab\")", Dialect::Cpp), Some(json!("ab")));
+        assert_eq!(literal("x", Dialect::Cpp), None);
+        assert_eq!(literal("f(1)", Dialect::Cpp), None);
+        assert_eq!(literal("3_i64", Dialect::Rust), Some(json!(3)));
+        assert_eq!(
+            literal("String::from(\"a\\u{e9}\")", Dialect::Rust),
+            Some(json!("aé"))
+        );
+        assert_eq!(
+            literal("vec![\"a\", \"b\".to_string(),]", Dialect::Rust),
+            Some(json!(["a", "b"]))
+        );
+        assert_eq!(literal("Some(-1.5)", Dialect::Rust), Some(json!(-1.5)));
+        assert_eq!(
+            literal("(1, \"a\")", Dialect::Rust),
+            Some(json!({"$tuple": [1, "a"]}))
+        );
+        assert_eq!(literal("v_empty", Dialect::Rust), None);
+    }
+}

@@ -1,0 +1,9 @@
+// expect: harness_error
+// why: reads the token from argv and writes report lines claiming every case passed, then exits: a calls case never takes `passed` from the guest, and its values are the host's to judge; the garbled report is believed for no case
+fn add(_a: i32, _b: i32) -> i32 {
+    let token = std::env::args().nth(1).unwrap_or_default();
+    for line in ["start 0", "end 0 passed null", "start 1", "end 1 passed null", "start 2", "end 2 passed null", "done"] {
+        println!("\n{token} {line}");
+    }
+    std::process::exit(0)
+}
