@@ -37,11 +37,11 @@ fn corpus() -> Vec<Hostile> {
 
 /// The programs of `tests/hostile/<folder>` whose extension is `extension`.
 fn corpus_of(folder: &str, extension: &str) -> Vec<Hostile> {
-    // `as_*` programs are candidates for the assertion task, not whole programs: they compile with
-    // its test code, in `hostile.rs`.
+    // `as_*` and `ca_*` programs are candidates for the assertion and calls tasks, not whole
+    // programs: they compile with the task's test code, in `hostile.rs`.
     hostile_corpus(folder, extension, "//")
         .into_iter()
-        .filter(|p| !p.name.starts_with("as_"))
+        .filter(|p| !p.name.starts_with("as_") && !p.name.starts_with("ca_"))
         .collect()
 }
 
