@@ -64,8 +64,9 @@ pub fn cpp_calls(test: &str) -> Option<TestSuite> {
     suite(driver, cases)
 }
 
-/// The `calls` suite of a Rust HumanEval-X test program (the importer's rewrite: test functions
-/// in `mod tests`, called by `main`), or `None` when an assert cannot be converted.
+/// The `calls` suite of a Rust test program (HumanEval-X's as the importer rewrites it: test
+/// functions in `mod tests`, called by `main`; MultiPL-E's: asserts in `main`), or `None` when an
+/// assert cannot be converted.
 pub fn rust_calls(program: &str) -> Option<TestSuite> {
     let mut driver = String::with_capacity(program.len() + 256);
     let mut cases = Vec::new();
@@ -336,6 +337,14 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
     let code = code.trim();
     if code.is_empty() {
         return None;
+    }
+    // `(5)`, as MultiPL-E writes values; in Rust only when it is not a tuple.
+    let inner = strip_parens(code);
+    if inner.len() < code.len()
+        && (dialect == Dialect::Cpp
+            || (split_top_level(inner, ',').len() == 1 && !inner.ends_with(',')))
+    {
+        return literal(inner, dialect);
     }
     if let Some(rest) = code.strip_prefix('-') {
         return match literal(rest, dialect)? {
@@ -693,14 +702,14 @@ fn word_starts(code: &str, word: &str) -> Vec<usize> {
     crate::source_scan::code_words(code, word)
 }
 
-/// The bodies (from after `{` to the matching `}`) of the functions of a Rust test program's
-/// `mod tests` whose names start with `test`.
+/// The bodies (from after `{` to the matching `}`) of the functions of a Rust test program whose
+/// names start with `test`, and of `main`.
 fn rust_test_bodies(program: &str) -> Vec<(usize, usize)> {
     let bytes = program.as_bytes();
     let mut bodies = Vec::new();
     for at in word_starts(program, "fn") {
         let rest = program[at + 2..].trim_start();
-        if !rest.starts_with("test") {
+        if !(rest.starts_with("test") || rest.starts_with("main")) {
             continue;
         }
         let Some(brace) = program[at..].find('{').map(|n| at + n) else {

@@ -72,6 +72,94 @@ pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, 
     Ok(cases)
 }
 
+/// The cases of a MultiPL-E JavaScript test (`const assert = require('node:assert');`, then
+/// `function test() { let candidate = f; assert.deepEqual(candidate(ARGS), VALUE); .. }` and
+/// `test();`), and the function `candidate` names. `deepEqual`, `deepStrictEqual` and
+/// `strictEqual` of a call and a literal become `equals` cases (compared as data, as
+/// `deepStrictEqual` does); the loose `assert.equal` and anything else leave the test in the guest.
+pub fn multipl_e_test(test: &str) -> Result<(String, Vec<CallCase>), NotConverted> {
+    let tokens = tokenize(test)?;
+    let [Token::Name(constant), Token::Name(assert), Token::Op("="), Token::Name(require), Token::Op("("), Token::Str(module), Token::Op(")"), rest @ ..] =
+        tokens.as_slice()
+    else {
+        return Err(not("a test that does not start by requiring node:assert"));
+    };
+    let module_ok = module == "node:assert" || module == "assert";
+    if constant != "const" || assert != "assert" || require != "require" || !module_ok {
+        return Err(not("a test that does not start by requiring node:assert"));
+    }
+    let rest = rest.strip_prefix(&[Token::Op(";")]).unwrap_or(rest);
+    let [Token::Name(function), Token::Name(name), Token::Op("("), Token::Op(")"), Token::Op("{"), Token::Name(binding), Token::Name(candidate), Token::Op("="), Token::Name(entry_point), Token::Op(";"), rest @ ..] =
+        rest
+    else {
+        return Err(not(
+            "a test that is not `function test() { let candidate = f; .. }`",
+        ));
+    };
+    if function != "function" || !matches!(binding.as_str(), "let" | "const" | "var") {
+        return Err(not(
+            "a test that is not `function test() { let candidate = f; .. }`",
+        ));
+    }
+    let close = matching(rest, 0, "{", "}").ok_or_else(|| not("an unclosed test function"))?;
+    let (body, after) = (&rest[..close], &rest[close + 1..]);
+    let after: Vec<&Token> = after.iter().filter(|t| **t != Token::Op(";")).collect();
+    let call = [Token::Name(name.clone()), Token::Op("("), Token::Op(")")];
+    if after != call.iter().collect::<Vec<_>>() {
+        return Err(not("code around the test function"));
+    }
+    let mut cases = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        match &body[at..] {
+            [Token::Op(";"), ..] => at += 1,
+            [Token::Name(object), Token::Op("."), Token::Name(method), Token::Op("("), ..]
+                if object == "assert"
+                    && matches!(
+                        method.as_str(),
+                        "deepEqual" | "deepStrictEqual" | "strictEqual"
+                    ) =>
+            {
+                let open = at + 3;
+                let close = matching(body, open + 1, "(", ")")
+                    .ok_or_else(|| not("an unclosed assert call"))?;
+                let mut parser = Parser {
+                    tokens: &body[open + 1..close],
+                    at: 0,
+                };
+                let actual = parser.expression()?;
+                let expected = match parser.eat(",") {
+                    true => parser.expression()?,
+                    false => return Err(not("an assert with one argument")),
+                };
+                if parser.at != parser.tokens.len() {
+                    return Err(not("an assert with a message or another shape"));
+                }
+                let args = match &actual {
+                    Expr::Call(callee, args) if callee == candidate => args
+                        .iter()
+                        .map(Expr::value)
+                        .collect::<Result<Vec<_>, _>>()?,
+                    _ => return Err(not("an assertion of another shape")),
+                };
+                cases.push(CallCase {
+                    name: format!("assert {}", cases.len() + 1),
+                    args,
+                    expected: expected.value()?,
+                    check: CallCheck::Equals,
+                    tolerance: None,
+                });
+                at = close + 1;
+            }
+            _ => return Err(not("a statement that is not assert.deepEqual")),
+        }
+    }
+    if cases.is_empty() {
+        return Err(not("no assertion to convert"));
+    }
+    Ok((entry_point.clone(), cases))
+}
+
 /// The index in `tokens` of the `close` matching an `open` just before `from`.
 fn matching(tokens: &[Token], from: usize, open: &str, close: &str) -> Option<usize> {
     let mut depth = 0usize;
@@ -446,5 +534,17 @@ mod tests {
             assert!(humaneval_x_test(&wrap(body), "f").is_err(), "{body}");
         }
         assert!(humaneval_x_test("console.assert(f(1) === 1)", "f").is_err());
+    }
+    #[test]
+    fn multipl_e_tests_become_calls_and_a_replaced_test_function_gains_nothing() {
+        let test = "const assert = require('node:assert');\n\nfunction test() {\n  let candidate = add;\n  assert.deepEqual(candidate(1, [2, 3]),[3, \"x\"]);\n  assert.deepEqual(candidate(-1, {}),true);\n}\n\ntest();";
+        let (entry_point, cases) = multipl_e_test(test).unwrap();
+        assert_eq!(entry_point, "add");
+        assert_eq!(cases[0].args, [json!(1), json!([2, 3])]);
+        assert_eq!(cases[0].expected, json!([3, "x"]));
+        assert_eq!(cases[1].expected, json!(true));
+        // The loose assert.equal, or a loop, stays in the guest.
+        assert!(multipl_e_test(&test.replace("deepEqual", "equal")).is_err());
+        assert!(multipl_e_test(&test.replace("test();", "for (;;) test();")).is_err());
     }
 }

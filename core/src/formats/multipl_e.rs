@@ -11,6 +11,7 @@
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 
+use super::{compiled_asserts, javascript_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -44,19 +45,36 @@ impl Problem {
             Language::Python => called_with(&self.tests, "check("),
             _ => called_with(&self.tests, "candidate = "),
         };
+        // Asserts of the common shapes are judged on the host (the same converters as
+        // HumanEval-X's); Python's run in the isolated judge.
+        let converted =
+            match language {
+                Language::Cpp => compiled_asserts::cpp_calls(&self.tests),
+                Language::Rust => compiled_asserts::rust_calls(&self.tests),
+                Language::Javascript => javascript_asserts::multipl_e_test(&self.tests).ok().map(
+                    |(entry_point, cases)| TestSuite::Calls {
+                        setup: String::new(),
+                        entry_point,
+                        tolerance: 0.0,
+                        cases,
+                    },
+                ),
+                _ => None,
+            };
+        let tests = converted.unwrap_or_else(|| TestSuite::Assertions {
+            setup: String::new(),
+            cases: vec![AssertionCase {
+                name: "tests".into(),
+                code: self.tests,
+            }],
+        });
         Ok(Task {
             id: TaskId(self.name),
             language,
             prompt: self.prompt,
             entry_point,
             metadata: super::humaneval::benchmark_metadata("MultiPL-E"),
-            tests: vec![TestSuite::Assertions {
-                setup: String::new(),
-                cases: vec![AssertionCase {
-                    name: "tests".into(),
-                    code: self.tests,
-                }],
-            }],
+            tests: vec![tests],
             ..Task::default()
         })
     }
@@ -101,7 +119,7 @@ mod tests {
     }
 
     #[test]
-    fn every_language_is_one_tests_case() {
+    fn every_language_is_read() {
         let tasks = fixture();
         let expected = [
             ("HumanEval_900_add_two", Language::Cpp, "add_two"),
@@ -121,30 +139,54 @@ mod tests {
         }
     }
 
+    /// The driver and cases of a task imported as a `calls` suite.
+    fn calls(task: &Task) -> (&str, &[crate::task::CallCase]) {
+        let TestSuite::Calls { setup, cases, .. } = &task.tests[0] else {
+            panic!("expected calls: {:?}", task.tests[0])
+        };
+        (setup, cases)
+    }
+
     #[test]
-    fn cpp_keeps_prompt_and_main() {
+    fn cpp_keeps_prompt_and_main_as_the_driver_of_host_judged_calls() {
         let task = &fixture()[0];
         assert!(task.prompt.starts_with("#include<assert.h>\n"));
         assert!(task.prompt.ends_with("long add_two(long n) {\n"));
-        let code = case(task);
-        assert!(code.starts_with("}\nint main() {\n    auto candidate = add_two;\n"));
-        assert!(code.ends_with("}\n"));
+        let (driver, cases) = calls(task);
+        assert!(driver.starts_with("}\nint main() {\n    auto candidate = add_two;\n"));
+        assert!(
+            driver.contains("WASMEVAL_CASE(1, candidate((-2)));"),
+            "{driver}"
+        );
+        assert_eq!(cases[0].expected, serde_json::json!(5));
     }
 
     #[test]
-    fn rust_tests_are_a_main() {
+    fn rust_tests_are_a_main_and_its_asserts_calls() {
         let task = &fixture()[1];
         assert!(task.prompt.ends_with("fn triple(x: isize) -> isize {\n"));
-        assert!(case(task).contains("fn main() {\n    let candidate = triple;\n"));
+        let (driver, cases) = calls(task);
+        assert!(driver.contains("fn main() {\n    let candidate = triple;\n"));
+        assert!(
+            driver.contains("crate::__wasmeval_calls::case(0, || candidate(2));"),
+            "{driver}"
+        );
+        assert_eq!(cases[1].expected, serde_json::json!(-3));
     }
 
     #[test]
-    fn javascript_tests_call_test() {
+    fn javascript_tests_become_calls_of_the_function_candidate_names() {
         let task = &fixture()[2];
         assert!(task.prompt.ends_with("function shout(s){\n"));
-        let code = case(task);
-        assert!(code.contains("require('node:assert')"));
-        assert!(code.ends_with("\ntest();\n"));
+        let TestSuite::Calls {
+            entry_point, cases, ..
+        } = &task.tests[0]
+        else {
+            panic!("expected calls")
+        };
+        assert_eq!(entry_point, "shout");
+        assert_eq!(cases[1].args, [serde_json::json!("")]);
+        assert_eq!(cases[1].expected, serde_json::json!("!"));
     }
 
     #[test]

@@ -33,6 +33,8 @@ const END_OF_TESTS: &str = "__wasmeval_end_of_tests";
 /// test code, instrumented so that only a test `main` that reaches its end passes (see the
 /// module's documentation).
 pub fn assertion_program(language: Language, candidate: &str, setup: &str, test: &str) -> String {
+    let (closing, test) = closing_brace(language, test);
+    let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
         Language::Cpp => format!(
@@ -54,6 +56,8 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
 /// `done` when it ends. The expected values are not in it: the host judges the values with the
 /// harness protocol's judge (`judging::python::judge`).
 pub fn calls_program(language: Language, candidate: &str, driver: &str) -> String {
+    let (closing, driver) = closing_brace(language, driver);
+    let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_calls_driver(driver)),
         _ => format!(
@@ -62,6 +66,21 @@ pub fn calls_program(language: Language, candidate: &str, driver: &str) -> Strin
             CPP_CALLS,
             c_family_main(driver, "__wasmeval_loaded(); ", "__wasmeval_done(); ")
         ),
+    }
+}
+
+/// A C or C++ test that begins by closing the candidate's function (MultiPL-E's tests do: the
+/// completion stops before the brace) split into that brace, which stays with the candidate, and
+/// the rest, which goes after the prelude (inserted between, the prelude would land inside the
+/// function). Other tests, and Rust's (nothing is inserted between), are left whole.
+fn closing_brace(language: Language, test: &str) -> (&str, &str) {
+    let trimmed = test.trim_start();
+    match language {
+        Language::C | Language::Cpp if trimmed.starts_with('}') => {
+            let at = test.len() - trimmed.len() + 1;
+            (&test[..at], &test[at..])
+        }
+        _ => ("", test),
     }
 }
 

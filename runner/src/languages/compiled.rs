@@ -13,7 +13,7 @@ use wasmeval_core::judging::compiled::{assertion_program, calls_program, judge_a
 use wasmeval_core::judging::python::{judge, Layout};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{Sample, Task, TestSuite, Verdict};
+use wasmeval_core::{Language, Sample, Task, TestSuite, Verdict};
 
 impl LanguageRoute for Toolchains {
     fn run_case_suites(
@@ -44,17 +44,30 @@ impl LanguageRoute for Toolchains {
         let candidate = sample.program(task);
         let token = fresh_token()?;
         for suite in &task.tests {
-            if let TestSuite::Calls { setup, .. } = suite {
-                run_calls_suite(
-                    self,
-                    cx,
-                    task,
-                    suite,
-                    &calls_program(task.language, &candidate, setup),
-                    &token,
-                    log,
-                )?;
+            let TestSuite::Calls { setup, cases, .. } = suite else {
+                continue;
+            };
+            // Compiled calls run as a driver program (C++ and Rust); a suite of arguments has no
+            // program to call them with.
+            let driver = matches!(task.language, Language::Cpp | Language::Rust)
+                && !setup.trim().is_empty()
+                && cases.iter().all(|c| c.args.is_empty());
+            if !driver {
+                log.fail_all(
+                    cases.iter().map(|c| c.name.as_str()),
+                    &Outcome::new(
+                        Verdict::HarnessError,
+                        format!(
+                            "calls suites of {} samples must be a driver program (C++ and Rust, \
+                             docs/formats.md), not arguments",
+                            task.language
+                        ),
+                    ),
+                );
+                continue;
             }
+            let source = calls_program(task.language, &candidate, setup);
+            run_calls_suite(self, cx, task, suite, &source, &token, log)?;
         }
         for (setup, case) in task.assertion_cases() {
             if let Some(skipped) = log.not_run(&case.name) {

@@ -61,8 +61,8 @@ fn compiled_programs_are_judged_and_the_sysroot_additions_work() {
 
 #[test]
 fn a_suite_a_compiled_language_cannot_run_fails_visibly_instead_of_passing() {
-    // A C task whose only suite is `calls`, which compiled routes do not run yet: before, its
-    // sample had no case at all and passed.
+    // A C task whose only suite is `calls` with arguments, which compiled routes do not run (they
+    // run C++ and Rust drivers): before, its sample had no case at all and passed.
     let work = tempfile::tempdir().unwrap();
     let (tasks, samples) = crate::support::fixture("compiled-unsupported");
     crate::support::run(&tasks, &samples, work.path(), &[]);
@@ -71,5 +71,5 @@ fn a_suite_a_compiled_language_cannot_run_fails_visibly_instead_of_passing() {
     assert!(result["message"]
         .as_str()
         .unwrap()
-        .contains("calls suites are not run for c samples yet"));
+        .contains("calls suites of c samples must be a driver program"));
 }

@@ -234,3 +234,49 @@ fn the_wall_clock_backstop_stops_a_loop_that_fuel_alone_would_let_run_for_hours(
     assert_eq!(result["verdict"], "timeout");
     assert_eq!(result["timeout_cause"], "wall");
 }
+
+#[test]
+fn multipl_e_candidates_that_replace_the_test_function_or_exit_do_not_pass() {
+    // MultiPL-E's asserts (JavaScript's `assert.deepEqual`, C++'s and Rust's in `main`) are
+    // host-judged calls: replacing the hoisted `test` function (`test = function(){}`) or exiting
+    // from the candidate leaves cases without a value; the honest samples pass.
+    let work = tempfile::tempdir().unwrap();
+    let dir = repo().join("tests/fixtures/multipl-e");
+    run(
+        &dir.join("tasks.jsonl"),
+        &dir.join("hostile_samples.jsonl"),
+        work.path(),
+        &[],
+    );
+    let results = results(work.path());
+    let got: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["task_id"].as_str().unwrap(),
+                r["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("HumanEval_902_shout", "passed"),
+            ("HumanEval_902_shout", "wrong_answer"),
+            ("HumanEval_900_add_two", "passed"),
+            ("HumanEval_900_add_two", "runtime_error"),
+            ("HumanEval_901_triple", "passed"),
+            ("HumanEval_901_triple", "runtime_error"),
+        ]
+    );
+    for result in &results {
+        assert!(
+            result["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["judged_by"] == "host"),
+            "{result}"
+        );
+    }
+}
