@@ -6,8 +6,11 @@
 //! code: for C++ a `main` that `assert`s, for Rust `fn main() { let candidate = f; assert!(..) }`,
 //! for JavaScript a `test()` function using `node:assert` followed by its call, for Python
 //! `def check(candidate): ..` followed by a call that passes the function. That is wasmeval's
-//! `candidate + "\n" + case`, so every task gets **one assertion case named `tests`** whose code is
-//! `tests` unchanged. The languages wasmeval runs are `cpp`, `rs`, `js` and `py`; any other
+//! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
+//! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
+//! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
+//! JavaScript: `javascript_asserts::multipl_e_test`). The languages wasmeval runs are `cpp`, `rs`,
+//! `js` and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 

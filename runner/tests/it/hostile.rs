@@ -15,7 +15,12 @@ pub(crate) fn check_corpus(language: &str, programs: &[Hostile], minimum: usize)
 }
 
 /// Runs `programs` as solutions of the corpus's task in `task_file` and checks every header.
-fn check_corpus_against(language: &str, task_file: &str, programs: &[Hostile], minimum: usize) {
+pub(crate) fn check_corpus_against(
+    language: &str,
+    task_file: &str,
+    programs: &[Hostile],
+    minimum: usize,
+) {
     assert!(
         programs.len() >= minimum,
         "the {language} corpus shrank to {} programs",

@@ -2,7 +2,7 @@
 //! assertion, `calls` and `io` suites (tests/fixtures/javascript), HumanEval-X's and MultiPL-E's
 //! JavaScript tests, and the hostile corpus (tests/hostile/js).
 
-use crate::hostile::check_corpus;
+use crate::hostile::{check_corpus, check_corpus_against};
 use crate::support::{case_verdicts, fixture, hostile_corpus, repo, results, run};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -125,14 +125,21 @@ fn humaneval_x_and_multipl_e_javascript_tests_judge_right_and_wrong_solutions() 
         .map(|r| r["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(verdicts, ["passed", "wrong_answer"]);
-    assert!(results[1]["message"]
-        .as_str()
-        .unwrap()
-        .contains("AssertionError: Expected values to be loosely deep-equal"));
+    // MultiPL-E's assert.deepEqual is a host-judged call: the host names the difference.
+    assert_eq!(
+        results[1]["message"], "assert 1: expected \"HEY!\", got \"hey!\"",
+        "{}",
+        results[1]
+    );
 }
 
 #[test]
 fn every_hostile_javascript_program_gets_its_expected_verdict() {
     require_runtime();
-    check_corpus("js", &hostile_corpus("js", "js", "//"), 12);
+    let (calls, others): (Vec<_>, Vec<_>) = hostile_corpus("js", "js", "//")
+        .into_iter()
+        .partition(|p| p.name.starts_with("ca_"));
+    check_corpus("js", &others, 12);
+    // `ca_*` programs attack a `calls` task, whose values the host judges.
+    check_corpus_against("js", "calls_task.json", &calls, 3);
 }
