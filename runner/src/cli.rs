@@ -74,6 +74,10 @@ pub struct LimitArgs {
     /// Bytes of stdout and stderr together, per execution.
     #[arg(long = "output-limit", default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub output_limit: u64,
+    /// Bytes an execution may write to its files (its `/tmp`), counted as written; past it, or
+    /// past 10,000 files and folders, the execution ends as `output_limit` (accepts KiB, MiB, GiB).
+    #[arg(long, default_value = "64MiB", value_parser = parse_bytes, value_name = "BYTES")]
+    pub disk: u64,
 }
 
 impl LimitArgs {
@@ -84,6 +88,7 @@ impl LimitArgs {
             memory: self.memory,
             timeout: self.timeout,
             output: self.output_limit,
+            disk: self.disk,
         }
     }
 }

@@ -44,6 +44,8 @@ pub enum Exit {
     VirtualTimeout,
     /// The guest wrote more than the output limit.
     OutputLimit,
+    /// The guest wrote more to its files, or created more of them, than it may; why.
+    DiskLimit(String),
     /// A trap (stack overflow, unreachable, out-of-bounds access...), with its description.
     Trap(String),
     /// The module could not start: its initial memory is larger than the memory limit.
@@ -131,6 +133,9 @@ impl Outcome {
                 "slept past the time limit (virtual time)",
             ),
             Exit::OutputLimit => Outcome::new(Verdict::OutputLimit, "output limit exceeded"),
+            Exit::DiskLimit(why) => {
+                Outcome::new(Verdict::OutputLimit, format!("disk limit exceeded: {why}"))
+            }
             Exit::MemoryAtStart(_) => Outcome::new(
                 Verdict::MemoryLimit,
                 "the program's initial memory is larger than the memory limit",

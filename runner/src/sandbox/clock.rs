@@ -62,6 +62,12 @@ impl VirtualClock {
     fn now(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// The virtual wall clock now, in nanoseconds since the Unix epoch, without advancing it:
+    /// the times the guest's files report.
+    pub fn wall_nanos(&self) -> u64 {
+        (WALL_CLOCK_START.as_nanos() as u64).saturating_add(self.now())
+    }
 }
 
 impl HostMonotonicClock for VirtualClock {

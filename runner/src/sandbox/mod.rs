@@ -13,11 +13,13 @@
 pub mod cache;
 pub mod clock;
 mod door;
+mod files;
 pub mod output;
 pub mod random;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::door::{Door, Partner, PartnerEnded};
+use crate::sandbox::files::{DiskLimitExceeded, FileMeter};
 use crate::sandbox::output::CapturedOutput;
 use crate::sandbox::random::RandomStream;
 use anyhow::Context;
@@ -53,6 +55,14 @@ pub struct Limits {
     pub timeout: Duration,
     /// Bytes of stdout and stderr together.
     pub output: u64,
+    /// Bytes the guest may write to its files (see [`files`]).
+    #[serde(default = "default_disk")]
+    pub disk: u64,
+}
+
+/// `--disk`'s default, also for run manifests written before it existed.
+pub fn default_disk() -> u64 {
+    64 << 20
 }
 
 /// A directory the guest may see.
@@ -98,6 +108,8 @@ struct GuestState {
     random: RandomStream,
     /// What `host::call` leads to (see [`door`]).
     door: Door,
+    /// Fuel, quota and metadata of the guest's file calls (see [`files`]).
+    files: FileMeter,
 }
 
 /// Enforces the memory limit and remembers whether the guest hit it.
@@ -139,7 +151,8 @@ impl ResourceLimiter for GuestLimiter {
     }
 
     fn instances(&self) -> usize {
-        1
+        // The guest and the file calls' trampoline.
+        2
     }
 
     fn tables(&self) -> usize {
@@ -155,6 +168,8 @@ impl ResourceLimiter for GuestLimiter {
 pub struct Sandbox {
     engine: Engine,
     linker: Linker<GuestState>,
+    /// The file calls' trampoline (see [`files`]), compiled once.
+    file_trampoline: Module,
     ticker_stop: Arc<AtomicBool>,
 }
 
@@ -168,13 +183,14 @@ impl Sandbox {
         let mut config = Config::new();
         // Reusing memory slots instead of mapping fresh ones per instance halves the kernel time
         // of short executions (page faults, mmap/munmap) when several workers run at once.
-        // Two instances per worker: a judge and its partner (see `run_judge`).
+        // Two stores per worker: a judge and its partner (see `run_judge`).
         let slots = u32::try_from(concurrency)
             .unwrap_or(u32::MAX)
             .saturating_mul(2)
             .saturating_add(1);
         let mut pool = PoolingAllocationConfig::new();
-        pool.total_core_instances(slots)
+        // Each store holds the guest and the file calls' trampoline (no memory or table of its own).
+        pool.total_core_instances(slots.saturating_mul(2))
             // A GC heap (used by wasm exceptions) takes a memory slot too.
             .total_memories(slots.saturating_mul(2))
             .total_tables(slots.saturating_mul(4))
@@ -197,6 +213,10 @@ impl Sandbox {
         wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |state: &mut GuestState| {
             &mut state.wasi
         })?;
+        // wasmtime-wasi's file calls stay reachable under another name for the metered ones.
+        linker.alias_module("wasi_snapshot_preview1", files::ORIGINAL)?;
+        let originals = linker.clone();
+        files::add_metered_file_calls(&mut linker, originals)?;
         clock::add_virtual_poll_oneoff(&mut linker, |state: &GuestState| &state.clock)?;
         random::add_metered_random_get(&mut linker, |state: &GuestState| &state.random)?;
         door::add_host_call(&mut linker, |state: &mut GuestState| &mut state.door)?;
@@ -211,9 +231,11 @@ impl Sandbox {
                     ticker_engine.increment_epoch();
                 }
             })?;
+        let file_trampoline = files::trampoline_module(&engine)?;
         Ok(Sandbox {
             engine,
             linker,
+            file_trampoline,
             ticker_stop,
         })
     }
@@ -368,6 +390,7 @@ impl Sandbox {
                 // preview 2 calls): the same programs see the same randomness as before.
                 random: RandomStream::new(seeded_bytes(0x5eed)),
                 door,
+                files: FileMeter::new(limits.disk, self.file_trampoline.clone()),
             },
         );
         store.limiter(|state| &mut state.limiter);
@@ -467,6 +490,9 @@ pub(crate) fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyh
     if error.downcast_ref::<clock::VirtualTimeExceeded>().is_some() {
         return Ok(Exit::VirtualTimeout);
     }
+    if let Some(DiskLimitExceeded(why)) = error.downcast_ref::<DiskLimitExceeded>() {
+        return Ok(Exit::DiskLimit(why.clone()));
+    }
     if let Some(exit) = error.downcast_ref::<I32Exit>() {
         return Ok(Exit::Code(exit.0));
     }
@@ -531,6 +557,7 @@ mod tests {
             memory: 256 << 20,
             timeout: Duration::from_secs(10),
             output: 1024,
+            disk: 1024,
         };
         let execution = sandbox
             .run(&module, Entry::Command, &Invocation::default(), &limits)

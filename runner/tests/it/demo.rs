@@ -133,4 +133,15 @@ fn two_runs_of_the_same_program_see_the_same_time_randomness_and_fuel() {
     // Sleeping 20 s (within the 30 s limit) is virtual: the guest sees the time pass, the host
     // does not wait.
     assert!(stdout.contains("slept 20.0"), "{stdout}");
+    // A file's metadata carries no host data: device 0, inodes numbered by first sight, times
+    // of the virtual clock (2025-01-01 and a few microseconds).
+    let stat = stdout.lines().find(|l| l.starts_with("stat ")).unwrap();
+    let fields: Vec<&str> = stat.split_whitespace().collect();
+    assert_eq!(fields[2], "0", "{stat}");
+    assert!(fields[1].parse::<u64>().unwrap() < 100, "{stat}");
+    let mtime: u64 = fields[3].parse().unwrap();
+    assert!(
+        (1_735_689_600_000_000_000..1_735_689_700_000_000_000).contains(&mtime),
+        "{stat}"
+    );
 }

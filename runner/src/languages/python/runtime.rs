@@ -127,6 +127,7 @@ fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result
         memory: 512 << 20,
         timeout: std::time::Duration::from_secs(120),
         output: 64 << 20,
+        disk: 0,
     };
     let execution = sandbox.run(&runtime.module, runtime.entry, &invocation, &limits)?;
     match execution.exit {
