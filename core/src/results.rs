@@ -213,6 +213,9 @@ pub struct SampleResult {
     /// a results bundle can show it; absent in results written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// When `code` is only the start of a long program: the SHA-256 (hex) of the whole program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_sha256: Option<String>,
     /// Fuel (roughly, WebAssembly instructions) the execution consumed.
     pub fuel: u64,
     /// Wall-clock time of the execution, in microseconds.
@@ -243,6 +246,7 @@ impl SampleResult {
             alternative: None,
             code_metrics: None,
             code: None,
+            code_sha256: None,
             fuel: 0,
             wall_us: 0,
             peak_memory: 0,

@@ -138,6 +138,7 @@ fn result(
         alternative: None,
         code_metrics: None,
         code: None,
+        code_sha256: None,
         stdout: String::new(),
         stderr: String::new(),
         output_bytes: 0,

@@ -3,22 +3,51 @@
 use crate::errors::ExpectedError::BadInput;
 use anyhow::Context;
 use flate2::read::GzDecoder;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 use wasmeval_core::formats::{humaneval, psb2, tasks};
 use wasmeval_core::{Language, Task};
 
 /// Reads a whole text file, decompressing it when its name ends in `.gz`.
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
+    read_lines_within(path, u64::MAX)
+}
+
+/// Reads a whole text file like [`read_text`], refusing it (exit 2, with file:line) at the first
+/// line longer than `max_line` bytes, before that line is read whole: a compressed file that
+/// inflates to gigabytes on one line costs no memory.
+pub fn read_lines_within(path: &Path, max_line: u64) -> anyhow::Result<String> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut bytes = Vec::new();
-    let read = if path.extension().is_some_and(|ext| ext == "gz") {
-        GzDecoder::new(file).read_to_end(&mut bytes)
+    let mut reader: Box<dyn BufRead> = if path.extension().is_some_and(|ext| ext == "gz") {
+        Box::new(std::io::BufReader::new(GzDecoder::new(file)))
     } else {
-        std::io::BufReader::new(file).read_to_end(&mut bytes)
+        Box::new(std::io::BufReader::new(file))
     };
-    read.with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    let mut line_number = 0u64;
+    loop {
+        line_number += 1;
+        let start = bytes.len();
+        let read = (&mut reader)
+            .take(max_line.saturating_add(1))
+            .read_until(b'\n', &mut bytes)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        let line = &bytes[start..];
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        let content = content.strip_suffix(b"\r").unwrap_or(content);
+        if content.len() as u64 > max_line {
+            return Err(BadInput(format!(
+                "{}:{line_number}: a line of more than {max_line} bytes (--max-sample-bytes); \
+                 raise the limit if the samples are meant to be that long",
+                path.display()
+            ))
+            .into());
+        }
+    }
     String::from_utf8(bytes).map_err(|error| {
         // The user's to fix: say where, as for any other bad input.
         let valid = error.utf8_error().valid_up_to();

@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod atomic_file;
+pub mod cache_bound;
 pub mod cli;
 pub mod commands;
 pub mod errors;

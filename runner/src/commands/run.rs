@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// compile-time code could then read any file this user can.
     #[arg(long)]
     pub allow_unconfined_compilation: bool,
+    /// Longest line of the samples file, in bytes (accepts KiB, MiB suffixes): a longer one stops
+    /// the run before it is read whole, naming its line.
+    #[arg(long, default_value = "1MiB", value_parser = crate::cli::parse_bytes, value_name = "BYTES")]
+    pub max_sample_bytes: u64,
     /// Sandbox limits.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -130,7 +134,7 @@ impl Inputs {
 fn load(args: &RunArgs) -> anyhow::Result<Inputs> {
     let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
     measure_references(&mut tasks);
-    let samples_text = input::read_text(&args.samples)?;
+    let samples_text = input::read_lines_within(&args.samples, args.max_sample_bytes)?;
     let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
     Ok(Inputs {
         tasks,
@@ -272,9 +276,12 @@ fn execute(
                     job.sample.index, job.task.id
                 )
             })?;
-            // The program travels with its result so that the site can show it.
+            // The program travels with its result so that the site can show it: a long one as its
+            // start and the hash of the whole.
+            let (code, code_sha256) = code_for_results(job.sample.program(job.task));
             Ok(wasmeval_core::SampleResult {
-                code: Some(job.sample.program(job.task)),
+                code: Some(code),
+                code_sha256,
                 ..result
             })
         },
@@ -378,4 +385,27 @@ fn measure_references(tasks: &mut [Task]) {
 
 fn sha256_hex(bytes: &[u8]) -> String {
     format!("{:x}", Sha256::digest(bytes))
+}
+
+/// Programs longer than this are kept in results as their start and a hash.
+pub const MAX_CODE_IN_RESULTS: usize = 64 << 10;
+
+/// `program` as results keep it: whole, or its first [`MAX_CODE_IN_RESULTS`] bytes with a note and
+/// the SHA-256 of the whole.
+fn code_for_results(program: String) -> (String, Option<String>) {
+    if program.len() <= MAX_CODE_IN_RESULTS {
+        return (program, None);
+    }
+    use sha2::{Digest, Sha256};
+    let hash = format!("{:x}", Sha256::digest(program.as_bytes()));
+    let mut end = MAX_CODE_IN_RESULTS;
+    while !program.is_char_boundary(end) {
+        end -= 1;
+    }
+    let excerpt = format!(
+        "{}\n... ({} bytes in all; code_sha256 is the SHA-256 of the whole program)\n",
+        &program[..end],
+        program.len()
+    );
+    (excerpt, Some(hash))
 }

@@ -84,8 +84,13 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
     let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     crate::atomic_file::write(&entry, &bytes)?;
+    crate::cache_bound::trim(dir, MACHINE_CODE_LIMIT);
     Ok(module)
 }
+
+/// The machine-code cache is trimmed (least recently used first) when it grows past this: room
+/// for the interpreters (about 350 MB for Python) and thousands of compiled samples.
+pub const MACHINE_CODE_LIMIT: u64 = 4 << 30;
 
 /// The cached module at `entry`, if there is a usable one.
 fn deserialize(engine: &Engine, entry: &Path) -> Option<Module> {
@@ -96,7 +101,9 @@ fn deserialize(engine: &Engine, entry: &Path) -> Option<Module> {
     // includes the engine's compatibility hash) into a directory only this user can write. A
     // damaged entry fails to deserialize and is compiled again.
     #[allow(unsafe_code)]
-    unsafe { Module::deserialize_file(engine, entry) }.ok()
+    let module = unsafe { Module::deserialize_file(engine, entry) }.ok()?;
+    crate::cache_bound::touch(entry);
+    Some(module)
 }
 
 fn create_private_dir(dir: &Path) -> anyhow::Result<()> {

@@ -37,6 +37,13 @@ use wasmeval_core::Language;
 /// expands into a huge data section is stopped by SIGXFSZ before it fills the disk.
 pub const FILE_LIMIT: u64 = 256 << 20;
 
+/// The largest module a sample may compile to: beyond it (`#embed` or `include_bytes!` of a large
+/// file, a huge static table) the sample's source is a compile error, and nothing is cached.
+pub const MODULE_LIMIT: usize = 32 << 20;
+
+/// The compiled-module cache is trimmed (oldest files first) when it grows past this.
+pub const CACHE_LIMIT: u64 = 2 << 30;
+
 /// Limits of one compilation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompileLimits {
@@ -330,10 +337,11 @@ impl Toolchains {
         let cached = self.cache_path_for(language, source)?;
         match std::fs::read(&cached) {
             Ok(wasm) => {
+                crate::cache_bound::touch(&cached);
                 return Ok(Compiled::Module {
                     wasm: Arc::new(wasm),
                     cached: true,
-                })
+                });
             }
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
             Err(error) => {
@@ -430,7 +438,17 @@ impl Toolchains {
                 })
             }
         };
+        if wasm.len() > MODULE_LIMIT {
+            return Ok(Compiled::Error {
+                message: message(&format!(
+                    "the compiled module is {} MiB, over the {} MiB a sample may compile to",
+                    wasm.len() >> 20,
+                    MODULE_LIMIT >> 20
+                )),
+            });
+        }
         crate::atomic_file::write(&cached, &wasm).context("cannot store the compiled module")?;
+        crate::cache_bound::trim(&self.cache_dir, CACHE_LIMIT);
         Ok(Compiled::Module {
             wasm: Arc::new(wasm),
             cached: false,

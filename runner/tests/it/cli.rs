@@ -111,3 +111,73 @@ fn a_memory_limit_below_what_the_interpreter_needs_is_a_host_error_not_a_verdict
         ""
     );
 }
+
+#[test]
+fn a_samples_line_over_the_cap_stops_the_run_before_it_is_read_whole() {
+    // A gzip file whose one line inflates to 64 MiB: refused at its line, with the flag to raise,
+    // after reading no more than the cap (the red team's 2 MB file inflating to 2 GiB took 2.2 GB).
+    use std::io::Write;
+    let work = tempfile::tempdir().unwrap();
+    let samples = work.path().join("bomb.jsonl.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&samples).unwrap(),
+        flate2::Compression::fast(),
+    );
+    encoder
+        .write_all(b"{\"task_id\": \"x\", \"completion\": \"    return 1\\n\"}\n")
+        .unwrap();
+    encoder
+        .write_all(b"{\"task_id\": \"x\", \"completion\": \"")
+        .unwrap();
+    let block = vec![b'a'; 1 << 20];
+    for _ in 0..64 {
+        encoder.write_all(&block).unwrap();
+    }
+    encoder.write_all(b"\"}\n").unwrap();
+    encoder.finish().unwrap();
+    let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
+    let output = run_command(&tasks, &samples, &work.path().join("out"), &[])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected = format!(
+        "{}:2: a line of more than 1048576 bytes (--max-sample-bytes)",
+        samples.display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+}
+
+#[test]
+fn a_long_program_is_kept_in_results_as_its_start_and_a_hash() {
+    let work = tempfile::tempdir().unwrap();
+    let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
+    let task_id = {
+        let line = std::fs::read_to_string(&tasks).unwrap();
+        let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        first["task_id"].clone()
+    };
+    // 300 KB of comments: over the 64 KiB kept in results and the 256 KiB the analyser reads.
+    let program = format!("{}def f():\n    return 1\n", "# padding\n".repeat(30_000));
+    let samples = work.path().join("samples.jsonl");
+    std::fs::write(
+        &samples,
+        format!(
+            "{}\n",
+            serde_json::json!({"task_id": task_id, "solution": program})
+        ),
+    )
+    .unwrap();
+    run(&tasks, &samples, &work.path().join("out"), &[]);
+    let result = &results(&work.path().join("out"))[0];
+    let code = result["code"].as_str().unwrap();
+    assert!(code.len() < 70_000, "{}", code.len());
+    assert!(code.ends_with(&format!(
+        "... ({} bytes in all; code_sha256 is the SHA-256 of the whole program)\n",
+        program.len()
+    )));
+    use sha2::Digest;
+    let hash = format!("{:x}", sha2::Sha256::digest(program.as_bytes()));
+    assert_eq!(result["code_sha256"], hash.as_str());
+    assert!(result.get("code_metrics").is_none(), "{result}");
+}
