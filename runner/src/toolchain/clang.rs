@@ -162,6 +162,8 @@ pub struct ClangToolchain {
     pub resource_dir: PathBuf,
     /// The project sysroot (canonical), once [`ClangToolchain::set_sysroot`] was called.
     pub sysroot: PathBuf,
+    /// The host's shared libraries clang and wasm-ld load (see [`ClangToolchain::read_paths`]).
+    pub libraries: Vec<PathBuf>,
 }
 
 /// What the project sysroot is made of: symlinks to create and files to write (paths relative to
@@ -244,11 +246,15 @@ impl ClangToolchain {
                  libc++-NN-dev-wasm32 is installed?): run scripts/install-toolchains"
             );
         }
+        let linker = llvm_dir.join("bin/lld");
+        let libraries = super::confine::shared_libraries(&[clang.as_path(), linker.as_path()])
+            .unwrap_or_else(shared_library_paths);
         Ok(ClangToolchain {
             clang,
             llvm_dir,
             resource_dir,
             sysroot: PathBuf::new(),
+            libraries,
         })
     }
 
@@ -332,8 +338,10 @@ impl ClangToolchain {
 
     /// What the confined compiler may read: LLVM 19 (clang, lld, libc++'s headers and archives,
     /// the resource folder), wasi-libc's headers and archives, the project sysroot, and the shared
-    /// libraries clang loads (the multiarch library folders, the loader, its cache). Not /usr/include
-    /// (the host's headers), /etc, /home, /root, /proc or /tmp.
+    /// libraries clang and lld load (each file, as `ldd` resolves them, and the loader; the
+    /// multiarch library folders whole only where `ldd` is missing). Not /usr/include (the host's
+    /// headers), the other files of /usr/lib, /etc (the loader's cache included), /home, /root,
+    /// /proc or /tmp.
     pub fn read_paths(&self) -> Vec<PathBuf> {
         let mut paths = vec![
             self.llvm_dir.clone(),
@@ -343,12 +351,13 @@ impl ClangToolchain {
         if !self.sysroot.as_os_str().is_empty() {
             paths.push(self.sysroot.clone());
         }
-        paths.extend(shared_library_paths());
+        paths.extend(self.libraries.iter().cloned());
         paths
     }
 }
 
-/// Folders of the host's shared libraries (Debian multiarch) and the dynamic loader's files.
+/// Folders of the host's shared libraries (Debian multiarch) and the dynamic loader's files: what
+/// the compiler may read where `ldd` cannot say which libraries it loads.
 pub fn shared_library_paths() -> Vec<PathBuf> {
     let multiarch = format!("{}-linux-gnu", std::env::consts::ARCH);
     [
@@ -435,6 +444,7 @@ mod tests {
             llvm_dir: LLVM_DIR.into(),
             resource_dir: "/usr/lib/llvm-19/lib/clang/19".into(),
             sysroot: PathBuf::new(),
+            libraries: shared_library_paths(),
         };
         clang.set_sysroot("/cache/clang-19-sysroot-x".into());
         let args: Vec<String> = clang
@@ -516,6 +526,7 @@ mod tests {
             llvm_dir: LLVM_DIR.into(),
             resource_dir: "/usr/lib/llvm-19/lib/clang/19".into(),
             sysroot: PathBuf::new(),
+            libraries: shared_library_paths(),
         };
         let files: Vec<String> = clang
             .sysroot_layout()

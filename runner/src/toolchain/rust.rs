@@ -3,11 +3,17 @@
 use super::OUTPUT_NAME;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The compilation target.
 pub const TARGET: &str = "wasm32-wasip1";
+
+/// The host's target triple, under which the toolchain keeps its own linkers.
+#[cfg(target_arch = "x86_64")]
+const HOST_TARGET: &str = "x86_64-unknown-linux-gnu";
+#[cfg(target_arch = "aarch64")]
+const HOST_TARGET: &str = "aarch64-unknown-linux-gnu";
 
 /// Name of the source file in the scratch folder; also what messages call it.
 pub const SOURCE_NAME: &str = "main.rs";
@@ -41,6 +47,8 @@ pub struct RustToolchain {
     pub rustc: PathBuf,
     /// `rustc --print sysroot`.
     pub sysroot: PathBuf,
+    /// The host's shared libraries rustc and its linkers load (see [`RustToolchain::read_paths`]).
+    pub libraries: Vec<PathBuf>,
 }
 
 impl RustToolchain {
@@ -79,7 +87,35 @@ impl RustToolchain {
                 sysroot.display()
             );
         }
-        Ok(RustToolchain { rustc, sysroot })
+        let tools = sysroot.join("lib/rustlib").join(HOST_TARGET).join("bin");
+        let binaries = [
+            rustc.clone(),
+            tools.join("rust-lld"),
+            tools.join("wasm-component-ld"),
+        ];
+        let existing: Vec<&Path> = binaries
+            .iter()
+            .map(PathBuf::as_path)
+            .filter(|b| b.exists())
+            .collect();
+        let libraries = super::confine::shared_libraries(&existing).unwrap_or_else(|| {
+            [
+                "/lib",
+                "/lib64",
+                "/usr/lib",
+                "/usr/lib64",
+                "/etc/ld.so.cache",
+            ]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|path| path.exists())
+            .collect()
+        });
+        Ok(RustToolchain {
+            rustc,
+            sysroot,
+            libraries,
+        })
     }
 
     /// rustc's arguments for compiling the scratch folder's `main.rs` into `out.wasm`.
@@ -91,23 +127,14 @@ impl RustToolchain {
             .collect()
     }
 
-    /// What the confined compiler may read: the toolchain and the shared libraries it loads
-    /// (libc, libz, the dynamic loader and its cache). Nothing else: not /etc, /home, /root (but
-    /// for the sysroot inside it), /proc or /tmp, so `include_str!`, `#[path]` and friends fail.
+    /// What the confined compiler may read: the toolchain and the shared libraries it loads (each
+    /// file, as `ldd` resolves them, and the dynamic loader; the library folders whole only where
+    /// `ldd` is missing). Nothing else: not /etc (the loader's cache included), /usr/lib's other
+    /// files, /home, /root (but for the sysroot inside it), /proc or /tmp, so `include_str!`,
+    /// `#[path]` and friends fail.
     pub fn read_paths(&self) -> Vec<PathBuf> {
         let mut paths = vec![self.sysroot.clone()];
-        paths.extend(
-            [
-                "/lib",
-                "/lib64",
-                "/usr/lib",
-                "/usr/lib64",
-                "/etc/ld.so.cache",
-            ]
-            .iter()
-            .map(PathBuf::from)
-            .filter(|path| path.exists()),
-        );
+        paths.extend(self.libraries.iter().cloned());
         paths
     }
 }

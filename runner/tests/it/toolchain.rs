@@ -472,6 +472,25 @@ fn c_and_cpp_compile_once_and_then_come_from_the_cache() {
             .any(|p| p == Path::new("/usr/include/wasm32-wasi")),
         "{read:?}"
     );
+    // Of the host's library folders, only the files clang and lld load (ldd says which), never
+    // the folders whole nor the loader's cache of every library.
+    let multiarch = format!("{}-linux-gnu", std::env::consts::ARCH);
+    for folder in [
+        "/lib".to_owned(),
+        "/usr/lib".to_owned(),
+        format!("/lib/{multiarch}"),
+        format!("/usr/lib/{multiarch}"),
+        "/etc/ld.so.cache".to_owned(),
+    ] {
+        assert!(
+            !read.iter().any(|p| p == Path::new(&folder)),
+            "{folder} in {read:?}"
+        );
+    }
+    assert!(
+        read.iter().any(|p| p.to_string_lossy().contains("libc.so")),
+        "{read:?}"
+    );
 
     let limits = CompileLimits::default();
     for (language, file) in [
