@@ -316,6 +316,39 @@ pub fn parse_report(stderr: &str) -> Option<&str> {
     stderr.lines().next()?.strip_prefix(REPORT_PREFIX)
 }
 
+/// The shared libraries `binaries` load, as the dynamic loader resolves them (`ldd`, transitively),
+/// and the loader itself: what a confined compiler needs of the host's library folders, and
+/// nothing else (not their other files, not the loader's cache of every library's path). `None`
+/// when `ldd` is missing or cannot resolve one (the caller then allows the library folders whole).
+pub fn shared_libraries(binaries: &[&Path]) -> Option<Vec<PathBuf>> {
+    let mut libraries = Vec::new();
+    for binary in binaries {
+        let output = std::process::Command::new("ldd")
+            .arg(binary)
+            .output()
+            .ok()?;
+        if !output.status.success() {
+            return None;
+        }
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            if line.contains("not found") {
+                return None;
+            }
+            // `\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x..)` or
+            // `\t/lib64/ld-linux-x86-64.so.2 (0x..)`; the vDSO has no file.
+            let resolved = line
+                .rsplit_once("=> ")
+                .map_or(line, |(_, path)| path)
+                .trim();
+            let path = resolved.split(" (").next().unwrap_or_default();
+            if path.starts_with('/') && !libraries.iter().any(|p: &PathBuf| p == Path::new(path)) {
+                libraries.push(PathBuf::from(path));
+            }
+        }
+    }
+    Some(libraries)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -375,37 +408,4 @@ mod tests {
         );
         assert_eq!(parse_report("error: x\nwasmeval-confine: landlock y"), None);
     }
-}
-
-/// The shared libraries `binaries` load, as the dynamic loader resolves them (`ldd`, transitively),
-/// and the loader itself: what a confined compiler needs of the host's library folders, and
-/// nothing else (not their other files, not the loader's cache of every library's path). `None`
-/// when `ldd` is missing or cannot resolve one (the caller then allows the library folders whole).
-pub fn shared_libraries(binaries: &[&Path]) -> Option<Vec<PathBuf>> {
-    let mut libraries = Vec::new();
-    for binary in binaries {
-        let output = std::process::Command::new("ldd")
-            .arg(binary)
-            .output()
-            .ok()?;
-        if !output.status.success() {
-            return None;
-        }
-        for line in String::from_utf8_lossy(&output.stdout).lines() {
-            if line.contains("not found") {
-                return None;
-            }
-            // `\tlibz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x..)` or
-            // `\t/lib64/ld-linux-x86-64.so.2 (0x..)`; the vDSO has no file.
-            let resolved = line
-                .rsplit_once("=> ")
-                .map_or(line, |(_, path)| path)
-                .trim();
-            let path = resolved.split(" (").next().unwrap_or_default();
-            if path.starts_with('/') && !libraries.iter().any(|p: &PathBuf| p == Path::new(path)) {
-                libraries.push(PathBuf::from(path));
-            }
-        }
-    }
-    Some(libraries)
 }
