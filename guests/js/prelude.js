@@ -674,9 +674,17 @@
   // anything else (undefined, functions, class instances, symbols, bigints) is not plain data.
   const objectPrototype = Object.prototype;
   const arrayPrototype = Array.prototype;
+  // A lone surrogate has no UTF-8 form: such a string cannot be reported, and that is the
+  // candidate's error (as in Python), not a garbled report.
+  const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  const text = (value) => {
+    if (call(regExpTest, loneSurrogate, value)) throw new TypeError_('return value has a string that is not valid Unicode (a lone surrogate)');
+    return value;
+  };
   const plain = (value, depth) => {
     if (depth > 100) throw new TypeError_('return value nested too deeply');
-    if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+    if (typeof value === 'string') return text(value);
+    if (value === null || typeof value === 'boolean') return value;
     if (typeof value === 'number') {
       if (numberIsFinite(value)) return value;
       return { $float: value !== value ? 'nan' : value > 0 ? 'inf' : '-inf' };
@@ -703,7 +711,7 @@
       if (proto === objectPrototype || proto === null) {
         const out = {};
         const keys = enumerableKeys(value);
-        for (let i = 0; i < keys.length; i++) defineProperty(out, keys[i], { value: plain(value[keys[i]], depth + 1), writable: true, enumerable: true, configurable: true });
+        for (let i = 0; i < keys.length; i++) defineProperty(out, text(keys[i]), { value: plain(value[keys[i]], depth + 1), writable: true, enumerable: true, configurable: true });
         if (keys.length === 1 && keys[0][0] === '$') throw new TypeError_('an object whose only key starts with $ is not plain data');
         return out;
       }
