@@ -22,6 +22,9 @@ enum Command {
     /// Score results per scenario: every metric grouped by any facet, over any selection.
     #[command(after_help = REPORT_EXAMPLES)]
     Report(commands::report::ReportArgs),
+    /// The sandbox as an HTTP server: a JSON API to evaluate samples, and the static site.
+    #[command(after_help = SERVE_EXAMPLES)]
+    Serve(commands::serve::ServeArgs),
     /// Static metrics of every sample and reference, with the generated-versus-reference table
     /// and the time taken (a benchmark of the metrics).
     Analyze(commands::analyze::AnalyzeArgs),
@@ -37,6 +40,16 @@ Examples:
   # killed half way? run the same command again: it resumes where it stopped
 
 Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
+
+const SERVE_EXAMPLES: &str = "\
+Examples:
+  wasmeval serve --demo                                   # the demo's site and API on http://127.0.0.1:8080
+  wasmeval serve --tasks HumanEval.jsonl.gz --jobs 4 --queue 32
+  curl -s localhost:8080/api/v1/health
+  curl -s localhost:8080/api/v1/evaluate -d '{\"task_id\": \"demo/0\", \"completion\": \"    return 1\\n\"}'
+  wasmeval serve --bind 0.0.0.0:8080 --token SECRET      # off loopback: a token, or --public
+
+API: docs/api.md. The limit flags are maxima: a request may lower them, never raise them.";
 
 const REPORT_EXAMPLES: &str = "\
 Examples:
@@ -205,6 +218,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         // Returns its own exit codes: on success the process has become the compiler.
         Command::ConfinedExec(args) => return commands::confined_exec::run(args),
     };

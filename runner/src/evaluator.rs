@@ -40,10 +40,20 @@ impl Evaluator<'_> {
     /// Runs `sample` against every suite of `task`; `Err` only when the host fails.
     /// Static metrics of the sample's code come with it.
     pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
+        self.evaluate_within(task, sample, self.limits)
+    }
+
+    /// [`Evaluator::evaluate`] with other limits (the server's lowered ones).
+    pub fn evaluate_within(
+        &self,
+        task: &Task,
+        sample: &Sample,
+        limits: Limits,
+    ) -> anyhow::Result<SampleResult> {
         let route = self.route(task.language)?;
         let cx = Context {
             sandbox: self.sandbox,
-            limits: self.limits,
+            limits,
             compile_limits: self.compile_limits,
             module_cache: &self.module_cache,
         };

@@ -16,6 +16,7 @@ pub mod evaluator;
 pub mod input;
 pub mod languages;
 pub mod sandbox;
+pub mod server;
 pub mod store;
 pub mod temp_space;
 pub mod toolchain;

@@ -4,3 +4,4 @@ pub mod analyze;
 pub mod confined_exec;
 pub mod report;
 pub mod run;
+pub mod serve;

@@ -135,7 +135,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 
 /// The built site's folder: `--site-assets`, else [`SITE_ASSETS_ENV`], else `web/dist` of the
 /// source tree this binary was built from; an error names the folder and how to build it.
-fn site_assets(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+pub(crate) fn site_assets(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     let dir = match (flag, std::env::var_os(SITE_ASSETS_ENV)) {
         (Some(dir), _) => dir.to_owned(),
         (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
@@ -202,7 +202,10 @@ fn parse_query(text: &str) -> anyhow::Result<Query> {
 }
 
 /// Tasks and results from a run folder or a bundle file.
-fn load(path: &Path, tasks_file: Option<&Path>) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+pub(crate) fn load(
+    path: &Path,
+    tasks_file: Option<&Path>,
+) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
     if path.is_file() {
         let text = input::read_text(path)?;
         let bundle =

@@ -16,5 +16,6 @@ mod javascript;
 mod psb2;
 mod report;
 mod resume;
+mod serve;
 mod support;
 mod toolchain;

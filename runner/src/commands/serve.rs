@@ -1,0 +1,253 @@
+//! `wasmeval serve`: the sandbox as an HTTP server (the API of `server`), with the static site.
+
+use crate::cli::{parse_bytes, LimitArgs, RuntimeArgs};
+use crate::errors::ExpectedError::BadInput;
+use crate::evaluator::Evaluator;
+use crate::input;
+use crate::languages::javascript::JsRuntime;
+use crate::languages::python::PythonRuntime;
+use crate::sandbox::Sandbox;
+use crate::server::{queue::WorkQueue, router, ServerState};
+use crate::toolchain::{CompileLimits, Toolchains};
+use clap::Args;
+use std::collections::HashMap;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use wasmeval_core::report::Bundle;
+use wasmeval_core::Language;
+
+/// `wasmeval serve`'s flags.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free one (the address is printed on stdout).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    pub bind: SocketAddr,
+    /// Task files the API evaluates against (repeatable; the formats `run` reads).
+    #[arg(long = "tasks", value_name = "FILE")]
+    pub tasks: Vec<PathBuf>,
+    /// A `wasmeval run` output folder whose results the site shows (its tasks are served too).
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Serve the built-in demo: its tasks, and its results from out/demo when the README's demo
+    /// command made them.
+    #[arg(long)]
+    pub demo: bool,
+    /// Worker threads evaluating samples [default: number of cores].
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Requests that may wait for a worker [default: 4 x jobs]; past it, 429.
+    #[arg(long, value_name = "N")]
+    pub queue: Option<usize>,
+    /// Largest request body (accepts KiB, MiB suffixes); past it, 413.
+    #[arg(long, default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
+    pub max_body: u64,
+    /// Require `Authorization: Bearer TOKEN` on the API.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// Allow a non-loopback `--bind` without `--token`: anyone who reaches the port can run code
+    /// (in the sandbox).
+    #[arg(long)]
+    pub public: bool,
+    /// Let pages from ORIGIN call the API (CORS); none by default.
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors: Option<String>,
+    /// The built site's folder [default: as `report --site`].
+    #[arg(long, value_name = "DIR")]
+    pub site_assets: Option<PathBuf>,
+    /// Compile untrusted samples even where the compiler cannot be confined (no Landlock).
+    #[arg(long)]
+    pub allow_unconfined_compilation: bool,
+    /// The server's limits: maxima, which a request may lower, never raise.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Where the Python runtime lives.
+    #[command(flatten)]
+    pub runtime: RuntimeArgs,
+}
+
+/// Runs `wasmeval serve` until SIGTERM or Ctrl-C, then finishes the requests in flight.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    if !args.bind.ip().is_loopback() && args.token.is_none() && !args.public {
+        return Err(BadInput(format!(
+            "--bind {} is not a loopback address: give --token TOKEN (clients then send \
+             `Authorization: Bearer TOKEN`), or --public to serve anyone who reaches the port",
+            args.bind
+        ))
+        .into());
+    }
+    let cors = match &args.cors {
+        Some(origin) => Some(origin.parse().map_err(|_| {
+            BadInput(format!(
+                "--cors `{origin}` is not a valid origin header value"
+            ))
+        })?),
+        None => None,
+    };
+    let (tasks, bundle) = load(&args)?;
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let capacity = args.queue.unwrap_or(4 * workers).max(1);
+    // The sandbox and evaluator live as long as the process.
+    let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(workers)?));
+    let (evaluator, languages) = evaluator(&args, sandbox)?;
+    let by_id: HashMap<_, _> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
+    let state = Arc::new(ServerState {
+        tasks,
+        by_id,
+        evaluator: Arc::new(evaluator),
+        queue: WorkQueue::start(workers, capacity)?,
+        languages,
+        token: args.token.clone(),
+    });
+    let site = match crate::commands::report::site_assets(args.site_assets.as_deref()) {
+        Ok(dir) => Some(dir),
+        Err(error) => {
+            eprintln!("wasmeval: serving the API without the site: {error:#}");
+            None
+        }
+    };
+    let max_body = usize::try_from(args.max_body).unwrap_or(usize::MAX);
+    let app = router(state, max_body, site, bundle.map(Arc::new), cors);
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_io()
+        .enable_time()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;
+        let address = listener.local_addr()?;
+        // Scripts and tests read the address from this line.
+        let mut stdout = std::io::stdout().lock();
+        writeln!(
+            stdout,
+            "wasmeval: serving on http://{address} (API at /api/v1, site at /)"
+        )?;
+        stdout.flush()?;
+        drop(stdout);
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown())
+            .await?;
+        anyhow::Ok(())
+    })?;
+    eprintln!("wasmeval: stopped");
+    Ok(())
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+async fn shutdown() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut terminate = match signal(SignalKind::terminate()) {
+        Ok(terminate) => terminate,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = terminate.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}
+
+/// The tasks the API serves, and the site's bundle (when there are results to show).
+fn load(args: &ServeArgs) -> anyhow::Result<(Vec<wasmeval_core::Task>, Option<Vec<u8>>)> {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut task_files = args.tasks.clone();
+    let mut results_dir = args.results.clone();
+    if args.demo {
+        task_files.push(demo.join("demo/tasks.jsonl"));
+        let demo_results = demo.join("out/demo");
+        if results_dir.is_none() && demo_results.join("results.jsonl").is_file() {
+            results_dir = Some(demo_results);
+        }
+    }
+    let mut tasks = Vec::new();
+    for file in &task_files {
+        tasks.extend(input::read_tasks(file)?);
+    }
+    let bundle = match &results_dir {
+        Some(dir) => {
+            let (results_tasks, results) = crate::commands::report::load(dir, None)?;
+            for task in &results_tasks {
+                if !tasks.iter().any(|t| t.id == task.id) {
+                    tasks.push(task.clone());
+                }
+            }
+            Some(serde_json::to_vec(&Bundle::new(results_tasks, results))?)
+        }
+        None if !tasks.is_empty() => {
+            Some(serde_json::to_vec(&Bundle::new(tasks.clone(), Vec::new()))?)
+        }
+        None => None,
+    };
+    let mut seen = std::collections::HashSet::new();
+    tasks.retain(|t| seen.insert(t.id.clone()));
+    Ok((tasks, bundle))
+}
+
+/// Every runtime this machine has: a missing one leaves its languages out (health says which).
+fn evaluator(
+    args: &ServeArgs,
+    sandbox: &'static Sandbox,
+) -> anyhow::Result<(Evaluator<'static>, Vec<Language>)> {
+    let module_cache = args.runtime.module_cache_dir();
+    let mut languages = Vec::new();
+    let python = match PythonRuntime::load(sandbox, &args.runtime.runtime_dir(), &module_cache) {
+        Ok(python) => {
+            languages.push(Language::Python);
+            Some(python)
+        }
+        Err(error) => {
+            eprintln!("wasmeval: no Python: {error:#}");
+            None
+        }
+    };
+    let javascript = match JsRuntime::load(sandbox, &args.runtime.js_runtime_dir(), &module_cache) {
+        Ok(js) => {
+            languages.push(Language::Javascript);
+            Some(js)
+        }
+        Err(error) => {
+            eprintln!("wasmeval: no JavaScript: {error:#}");
+            None
+        }
+    };
+    let toolchains = match Toolchains::detect(
+        &args.runtime.compiled_dir(),
+        args.allow_unconfined_compilation,
+    ) {
+        Ok(toolchains) => {
+            if toolchains.rust_version().is_ok() {
+                languages.push(Language::Rust);
+            }
+            if toolchains.c_compiler_identity().is_some() {
+                languages.extend([Language::C, Language::Cpp]);
+            }
+            Some(toolchains)
+        }
+        Err(error) => {
+            eprintln!("wasmeval: no compilers: {error:#}");
+            None
+        }
+    };
+    Ok((
+        Evaluator {
+            sandbox,
+            python,
+            javascript,
+            toolchains,
+            module_cache,
+            limits: args.limits.limits(),
+            compile_limits: CompileLimits::default(),
+        },
+        languages,
+    ))
+}

@@ -1,0 +1,396 @@
+//! `wasmeval serve`'s HTTP side: the native JSON API (`/api/v1`) and the static site, on axum.
+//!
+//! Invariants (ARCHITECTURE.md, "The server"):
+//! - Sandbox work runs on the [`queue`]'s worker threads, never on the async runtime's; the queue
+//!   is bounded, and a full one answers 429 with `Retry-After` at once.
+//! - A request's limits only lower the server's (`--fuel`, `--memory`, ... are maxima).
+//! - Bodies over `--max-body` get 413; a malformed body gets 400 naming the JSON path at fault.
+//! - The API answers only requests with the bearer token when the server has one; without
+//!   `--cors`, no CORS headers.
+//! - The same verdicts as `wasmeval run`: one evaluation is `Evaluator::evaluate_within`.
+
+pub mod queue;
+
+use crate::evaluator::Evaluator;
+use crate::sandbox::Limits;
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query as UrlQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use queue::{Refused, WorkQueue};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use wasmeval_core::{Language, Sample, SampleCode, Task, TaskId};
+
+/// What every handler shares.
+pub struct ServerState {
+    /// The loaded tasks, in file order.
+    pub tasks: Vec<Task>,
+    /// Each task's position in `tasks`.
+    pub by_id: HashMap<TaskId, usize>,
+    /// Evaluates samples; its limits are the server's maxima.
+    pub evaluator: Arc<Evaluator<'static>>,
+    /// The workers and the bounded queue in front of them.
+    pub queue: WorkQueue,
+    /// Languages this server can run.
+    pub languages: Vec<Language>,
+    /// The bearer token the API requires, if any.
+    pub token: Option<String>,
+}
+
+/// The router: the API under `/api/v1`, `bundle` (the site's data, when there is one) at
+/// `/bundle.json`, and the built site's files from `site` for every other path.
+pub fn router(
+    state: Arc<ServerState>,
+    max_body: usize,
+    site: Option<PathBuf>,
+    bundle: Option<Arc<Vec<u8>>>,
+    cors: Option<HeaderValue>,
+) -> Router {
+    let api = Router::new()
+        .route("/health", get(health))
+        .route("/tasks", get(tasks))
+        .route("/tasks/{id}", get(task))
+        .route("/evaluate", post(evaluate))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            require_token,
+        ))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state);
+    let mut app = Router::new().nest("/api/v1", api);
+    if let Some(bundle) = bundle {
+        app = app.route(
+            "/bundle.json",
+            get(move || {
+                let bundle = bundle.clone();
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        bundle.as_ref().clone(),
+                    )
+                }
+            }),
+        );
+    }
+    if let Some(site) = site {
+        // ServeDir resolves paths inside `site` only (`..`, encoded slashes and absolute paths
+        // are refused), and serves no directory listing.
+        app = app.fallback_service(tower_http::services::ServeDir::new(site));
+    }
+    if let Some(origin) = cors {
+        app = app.layer(
+            tower_http::cors::CorsLayer::new()
+                .allow_origin(origin)
+                .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
+                .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION]),
+        );
+    }
+    app
+}
+
+/// An API error: a status and a JSON body `{"error": .., "path": ..}`.
+struct ApiError {
+    status: StatusCode,
+    message: String,
+    path: Option<String>,
+    retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            path: None,
+            retry_after: None,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "error": self.message });
+        if let Some(path) = self.path {
+            body["path"] = Value::from(path);
+        }
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// 401 unless the request carries the server's bearer token (when it has one).
+async fn require_token(
+    State(state): State<Arc<ServerState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Some(token) = &state.token {
+        let given = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        // Compared in constant time: the token is a secret.
+        let matches = given.is_some_and(|given| {
+            given.len() == token.len()
+                && given
+                    .bytes()
+                    .zip(token.bytes())
+                    .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                    == 0
+        });
+        if !matches {
+            return ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this server needs `Authorization: Bearer <token>`",
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+async fn health(State(state): State<Arc<ServerState>>) -> Json<Value> {
+    let limits = state.evaluator.limits;
+    Json(json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "languages": state.languages.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "tasks": state.tasks.len(),
+        "limits": limits_json(&limits),
+        "queue": {
+            "depth": state.queue.depth(),
+            "capacity": state.queue.capacity(),
+            "workers": state.queue.workers(),
+        },
+    }))
+}
+
+fn limits_json(limits: &Limits) -> Value {
+    json!({
+        "fuel": limits.fuel,
+        "memory": limits.memory,
+        "timeout_ms": limits.timeout.as_millis() as u64,
+        "output": limits.output,
+        "disk": limits.disk,
+    })
+}
+
+#[derive(Deserialize)]
+struct TasksQuery {
+    #[serde(default = "first_page")]
+    page: usize,
+    #[serde(default = "default_per_page")]
+    per_page: usize,
+    /// A `--where` query, as `wasmeval report` takes it.
+    #[serde(default, rename = "where")]
+    selection: Option<String>,
+}
+
+fn first_page() -> usize {
+    1
+}
+
+fn default_per_page() -> usize {
+    50
+}
+
+/// The tasks, a page at a time, selected as `report --where` selects them.
+async fn tasks(
+    State(state): State<Arc<ServerState>>,
+    UrlQuery(query): UrlQuery<TasksQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let selection = match &query.selection {
+        Some(text) => wasmeval_core::query::Query::parse(text)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("`where`: {e}")))?,
+        None => wasmeval_core::query::Query::default(),
+    };
+    let per_page = query.per_page.clamp(1, 500);
+    let page = query.page.max(1);
+    let selected: Vec<&Task> = state
+        .tasks
+        .iter()
+        .filter(|t| selection.matches_task(t))
+        .collect();
+    let shown: Vec<Value> = selected
+        .iter()
+        .skip((page - 1).saturating_mul(per_page))
+        .take(per_page)
+        .map(|t| {
+            json!({
+                "id": t.id,
+                "title": t.title,
+                "language": t.language.to_string(),
+                "entry_point": t.entry_point,
+                "cases": t.case_count(),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "total": selected.len(),
+        "page": page,
+        "per_page": per_page,
+        "tasks": shown,
+    })))
+}
+
+async fn task(
+    State(state): State<Arc<ServerState>>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Task>, ApiError> {
+    let found = state.by_id.get(&TaskId(id.clone())).copied();
+    match found {
+        Some(index) => Ok(Json(state.tasks[index].clone())),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no task `{id}` on this server (GET /api/v1/tasks lists them)"),
+        )),
+    }
+}
+
+/// `POST /api/v1/evaluate`'s body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvaluateRequest {
+    /// A task of this server...
+    #[serde(default)]
+    task_id: Option<String>,
+    /// ... or one given inline, in wasmeval's own format.
+    #[serde(default)]
+    task: Option<Task>,
+    /// Appended to the task's prompt...
+    #[serde(default)]
+    completion: Option<String>,
+    /// ... or the whole program.
+    #[serde(default)]
+    solution: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    /// Lower limits than the server's, for this sample.
+    #[serde(default)]
+    limits: Option<RequestLimits>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestLimits {
+    fuel: Option<u64>,
+    memory: Option<u64>,
+    timeout_ms: Option<u64>,
+    output: Option<u64>,
+    disk: Option<u64>,
+}
+
+impl RequestLimits {
+    /// `maxima` lowered where this asks for less; never raised.
+    fn within(&self, maxima: Limits) -> Limits {
+        Limits {
+            fuel: self.fuel.map_or(maxima.fuel, |v| v.min(maxima.fuel)),
+            memory: self.memory.map_or(maxima.memory, |v| v.min(maxima.memory)),
+            timeout: self.timeout_ms.map_or(maxima.timeout, |ms| {
+                Duration::from_millis(ms.max(1)).min(maxima.timeout)
+            }),
+            output: self.output.map_or(maxima.output, |v| v.min(maxima.output)),
+            disk: self.disk.map_or(maxima.disk, |v| v.min(maxima.disk)),
+        }
+    }
+}
+
+/// Evaluates one sample: the same JSON object as one line of results.jsonl.
+async fn evaluate(
+    State(state): State<Arc<ServerState>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(&body);
+    let request: EvaluateRequest =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|error| ApiError {
+            path: Some(error.path().to_string()),
+            ..ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("malformed request at `{}`: {}", error.path(), error.inner()),
+            )
+        })?;
+    let task = match (request.task, request.task_id) {
+        (Some(task), None) => task,
+        (None, Some(id)) => match state.by_id.get(&TaskId(id.clone())) {
+            Some(&index) => state.tasks[index].clone(),
+            None => {
+                return Err(ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!("no task `{id}` on this server (GET /api/v1/tasks lists them)"),
+                ))
+            }
+        },
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "give exactly one of `task_id` and `task`",
+            ))
+        }
+    };
+    let code = match (request.completion, request.solution) {
+        (Some(completion), None) => SampleCode::Completion(completion),
+        (None, Some(solution)) => SampleCode::Solution(solution),
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "give exactly one of `completion` and `solution`",
+            ))
+        }
+    };
+    if !state.languages.contains(&task.language) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("this server cannot run {} samples", task.language),
+        ));
+    }
+    let limits = request
+        .limits
+        .map_or(state.evaluator.limits, |l| l.within(state.evaluator.limits));
+    let sample = Sample {
+        index: 0,
+        task_id: task.id.clone(),
+        model: request.model,
+        code,
+        info: Default::default(),
+    };
+    let evaluator = state.evaluator.clone();
+    let receiver = state
+        .queue
+        .submit(Box::new(move || {
+            let result = evaluator.evaluate_within(&task, &sample, limits)?;
+            let result = wasmeval_core::SampleResult {
+                code: Some(sample.program(&task)),
+                ..result
+            };
+            Ok(serde_json::to_value(result)?)
+        }))
+        .map_err(|Refused::Full| ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "every worker is busy and the queue is full; retry later",
+            )
+        })?;
+    // Dropping the receiver (a client that leaves) tells the queue to skip the job.
+    match receiver.await {
+        Ok(Ok(value)) => Ok(Json(value)),
+        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
+        Err(_) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the evaluation was dropped",
+        )),
+    }
+}
