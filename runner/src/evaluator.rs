@@ -8,7 +8,8 @@ use crate::sandbox::{Limits, Sandbox};
 use crate::toolchain::{CompileLimits, Toolchains};
 use anyhow::Context as _;
 use std::path::PathBuf;
-use wasmeval_core::{Language, Sample, SampleResult, Task};
+use wasmeval_core::judging::{Execution, Outcome};
+use wasmeval_core::{Language, Sample, SampleCode, SampleResult, Task, TaskId};
 
 /// Whether samples of `language` can be run by this build.
 pub fn can_run(language: Language) -> bool {
@@ -61,6 +62,57 @@ impl Evaluator<'_> {
     }
 
     /// The route of `language`'s samples, when its guest or compiler is loaded.
+    /// Runs `code`, a whole program in `language`, once on `stdin` with `files` in its `/tmp`
+    /// (SandboxFusion's `run_code`): its build, when it does not build, or its execution and the
+    /// files of `fetch` it left.
+    pub fn run_program(
+        &self,
+        language: Language,
+        code: &str,
+        stdin: Vec<u8>,
+        files: &[(PathBuf, Vec<u8>)],
+        fetch: &[PathBuf],
+        limits: Limits,
+    ) -> anyhow::Result<ProgramRun> {
+        let route = self.route(language)?;
+        let cx = Context {
+            sandbox: self.sandbox,
+            limits,
+            compile_limits: self.compile_limits,
+            module_cache: &self.module_cache,
+        };
+        let task = Task {
+            id: TaskId("run_code".into()),
+            language,
+            ..Task::default()
+        };
+        let sample = Sample {
+            index: 0,
+            task_id: task.id.clone(),
+            model: None,
+            code: SampleCode::Solution(code.to_owned()),
+            info: Default::default(),
+        };
+        let started = std::time::Instant::now();
+        let program = match route.whole_program(&cx, &task, &sample)? {
+            Ok(program) => program,
+            Err(outcome) => {
+                return Ok(ProgramRun::NotBuilt {
+                    outcome,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            }
+        };
+        let compile_seconds = started.elapsed().as_secs_f64();
+        let (execution, fetched) =
+            languages::execute_with_files(&cx, &program, stdin, files, fetch)?;
+        Ok(ProgramRun::Ran {
+            compile_seconds,
+            execution,
+            fetched,
+        })
+    }
+
     fn route(&self, language: Language) -> anyhow::Result<&dyn LanguageRoute> {
         fn loaded<'r, T: LanguageRoute>(
             route: &'r Option<T>,
@@ -78,4 +130,24 @@ impl Evaluator<'_> {
             other => anyhow::bail!("samples in {other} cannot be run yet"),
         }
     }
+}
+
+/// What [`Evaluator::run_program`] did.
+pub enum ProgramRun {
+    /// The program did not build (a compile error or timeout), after `seconds`.
+    NotBuilt {
+        /// Why.
+        outcome: Outcome,
+        /// Time spent building.
+        seconds: f64,
+    },
+    /// It built (in `compile_seconds`) and ran.
+    Ran {
+        /// Time spent building (loading, for an interpreter).
+        compile_seconds: f64,
+        /// The execution.
+        execution: Execution,
+        /// The requested files that existed afterwards.
+        fetched: languages::ScratchFiles,
+    },
 }

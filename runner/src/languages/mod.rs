@@ -140,6 +140,53 @@ pub fn execute(
     started_within_memory(execution, program, &limits)
 }
 
+/// Files of a program's `/tmp`: paths relative to it, and contents.
+pub type ScratchFiles = Vec<(std::path::PathBuf, Vec<u8>)>;
+
+/// Runs `program` once like [`execute`], its fresh `/tmp` holding `files` (paths relative to
+/// `/tmp`) before it starts; returns the execution and those of `fetch` that exist afterwards
+/// (files the program wrote). A program without a `/tmp` (JavaScript) gets no files.
+pub fn execute_with_files(
+    cx: &Context<'_>,
+    program: &Program,
+    stdin: Vec<u8>,
+    files: &[(std::path::PathBuf, Vec<u8>)],
+    fetch: &[std::path::PathBuf],
+) -> anyhow::Result<(Execution, ScratchFiles)> {
+    let (mut invocation, scratch) = prepared(program)?;
+    invocation.stdin = stdin;
+    if let Some(scratch) = &scratch {
+        for (path, bytes) in files {
+            let target = scratch.path().join(path);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(target, bytes)?;
+        }
+    }
+    let limits = cx.limits;
+    let execution = cx
+        .sandbox
+        .run(&program.module, program.entry, &invocation, &limits)?;
+    let execution = started_within_memory(execution, program, &limits)?;
+    let mut fetched = Vec::new();
+    if let Some(scratch) = &scratch {
+        for path in fetch {
+            // Only regular files inside the scratch folder: a symlink the guest made could point
+            // anywhere on the host.
+            let target = scratch.path().join(path);
+            let metadata = std::fs::symlink_metadata(&target);
+            if metadata.is_ok_and(|m| m.is_file()) && target.starts_with(scratch.path()) {
+                let bytes = std::fs::read(&target)?;
+                if bytes.len() as u64 <= limits.disk {
+                    fetched.push((path.clone(), bytes));
+                }
+            }
+        }
+    }
+    Ok((execution, fetched))
+}
+
 /// Runs `judge` whose calls go to a partner instance of `partner` set up by `partner_setup` (see
 /// `Sandbox::run_judge`), each with a fresh `/tmp` of its own, within what is left of the
 /// sample's budget.

@@ -10,6 +10,7 @@
 //! - The same verdicts as `wasmeval run`: one evaluation is `Evaluator::evaluate_within`.
 
 pub mod queue;
+mod sandbox_fusion;
 
 use crate::evaluator::Evaluator;
 use crate::sandbox::Limits;
@@ -63,8 +64,17 @@ pub fn router(
             require_token,
         ))
         .layer(DefaultBodyLimit::max(max_body))
-        .with_state(state);
-    let mut app = Router::new().nest("/api/v1", api);
+        .with_state(state.clone());
+    // SandboxFusion's API at the root, where its clients look for it.
+    let sandbox_fusion = Router::new()
+        .route("/run_code", post(sandbox_fusion::run_code))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            require_token,
+        ))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state.clone());
+    let mut app = Router::new().nest("/api/v1", api).merge(sandbox_fusion);
     if let Some(bundle) = bundle {
         app = app.route(
             "/bundle.json",

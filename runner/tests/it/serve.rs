@@ -241,3 +241,25 @@ fn a_token_guards_the_api_and_leaving_loopback_needs_one() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--token"));
 }
+
+#[test]
+fn sandbox_fusions_own_client_runs_every_language_unchanged() {
+    let python = wasmeval::cli::wasmeval_home().join("venvs/sandbox-fusion/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/install-test-clients (scripts/test does)",
+        python.display()
+    );
+    let server = Server::start(&["--jobs", "2"]);
+    let output = std::process::Command::new(&python)
+        .arg(repo().join("tests/fixtures/serve/sandbox_fusion_client.py"))
+        .arg(format!("http://{}", server.address))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("all checks passed"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -13,6 +13,15 @@ use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task, TestSuite};
 
+/// How a whole program runs: as `python /job/program.py` would, but in its own `/tmp`, so that
+/// the files it writes and reads by relative paths are its scratch folder's (WASI starts in `/`).
+const RUN_IN_TMP: &str = "import os, sys
+os.chdir('/tmp')
+sys.argv[:] = ['/job/program.py']
+__file__ = '/job/program.py'
+exec(compile(open(__file__, encoding='utf-8').read(), __file__, 'exec'))
+";
+
 /// The harness's source; runs load it compiled (`PythonRuntime::harness_code`).
 const HARNESS: &str = include_str!("../../../../guests/python/harness.py");
 
@@ -82,7 +91,7 @@ impl LanguageRoute for PythonRuntime {
         Ok(Ok(Program {
             module: self.module.clone(),
             entry: self.entry,
-            invocation: self.invocation(&["/job/program.py"], job.path()),
+            invocation: self.invocation(&["-c", RUN_IN_TMP], job.path()),
             scratch: true,
             interpreter: Some("Python"),
             job: Some(job),
