@@ -85,7 +85,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let (tasks, bundle) = load(&args)?;
+    let Loaded {
+        tasks,
+        datasets,
+        bundle,
+    } = load(&args)?;
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -102,6 +106,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let state = Arc::new(ServerState {
         tasks,
         by_id,
+        datasets,
         evaluator: Arc::new(evaluator),
         queue: WorkQueue::start(workers, capacity)?,
         languages,
@@ -157,40 +162,69 @@ async fn shutdown() {
     }
 }
 
-/// The tasks the API serves, and the site's bundle (when there are results to show).
-fn load(args: &ServeArgs) -> anyhow::Result<(Vec<wasmeval_core::Task>, Option<Vec<u8>>)> {
-    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut task_files = args.tasks.clone();
+/// What the server serves: its tasks, grouped into datasets (SandboxFusion's name for a task
+/// set: each file's name without extensions, `demo` for `--demo`), and the site's bundle (the
+/// results folder's, else the tasks without results).
+struct Loaded {
+    tasks: Vec<wasmeval_core::Task>,
+    datasets: Vec<(String, std::ops::Range<usize>)>,
+    bundle: Option<Vec<u8>>,
+}
+
+fn load(args: &ServeArgs) -> anyhow::Result<Loaded> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<(String, PathBuf)> = args
+        .tasks
+        .iter()
+        .map(|path| (dataset_name(path), path.clone()))
+        .collect();
     let mut results_dir = args.results.clone();
     if args.demo {
-        task_files.push(demo.join("demo/tasks.jsonl"));
-        let demo_results = demo.join("out/demo");
+        files.push(("demo".into(), root.join("demo/tasks.jsonl")));
+        let demo_results = root.join("out/demo");
         if results_dir.is_none() && demo_results.join("results.jsonl").is_file() {
             results_dir = Some(demo_results);
         }
     }
-    let mut tasks = Vec::new();
-    for file in &task_files {
-        tasks.extend(input::read_tasks(file)?);
-    }
-    let bundle = match &results_dir {
-        Some(dir) => {
-            let (results_tasks, results) = crate::commands::report::load(dir, None)?;
-            for task in &results_tasks {
-                if !tasks.iter().any(|t| t.id == task.id) {
-                    tasks.push(task.clone());
-                }
-            }
-            Some(serde_json::to_vec(&Bundle::new(results_tasks, results))?)
-        }
-        None if !tasks.is_empty() => {
-            Some(serde_json::to_vec(&Bundle::new(tasks.clone(), Vec::new()))?)
-        }
-        None => None,
+    let mut loaded = Loaded {
+        tasks: Vec::new(),
+        datasets: Vec::new(),
+        bundle: None,
     };
     let mut seen = std::collections::HashSet::new();
-    tasks.retain(|t| seen.insert(t.id.clone()));
-    Ok((tasks, bundle))
+    let mut add = |loaded: &mut Loaded, name: String, tasks: Vec<wasmeval_core::Task>| {
+        let start = loaded.tasks.len();
+        // A task id already served (the same task in two files) keeps its first place.
+        loaded
+            .tasks
+            .extend(tasks.into_iter().filter(|t| seen.insert(t.id.clone())));
+        loaded.datasets.push((name, start..loaded.tasks.len()));
+    };
+    for (name, path) in files {
+        add(&mut loaded, name, input::read_tasks(&path)?);
+    }
+    loaded.bundle = match &results_dir {
+        Some(dir) => {
+            let (results_tasks, results) = crate::commands::report::load(dir, None)?;
+            add(&mut loaded, dataset_name(dir), results_tasks.clone());
+            Some(serde_json::to_vec(&Bundle::new(results_tasks, results))?)
+        }
+        None if !loaded.tasks.is_empty() => Some(serde_json::to_vec(&Bundle::new(
+            loaded.tasks.clone(),
+            Vec::new(),
+        ))?),
+        None => None,
+    };
+    Ok(loaded)
+}
+
+/// A dataset's name: the file or folder name without its extensions.
+fn dataset_name(path: &std::path::Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.split('.').next().unwrap_or(&name).to_owned()
 }
 
 /// Every runtime this machine has: a missing one leaves its languages out (health says which).

@@ -35,6 +35,8 @@ pub struct ServerState {
     pub tasks: Vec<Task>,
     /// Each task's position in `tasks`.
     pub by_id: HashMap<TaskId, usize>,
+    /// The task files as SandboxFusion's datasets: a name and its tasks' range in `tasks`.
+    pub datasets: Vec<(String, std::ops::Range<usize>)>,
     /// Evaluates samples; its limits are the server's maxima.
     pub evaluator: Arc<Evaluator<'static>>,
     /// The workers and the bounded queue in front of them.
@@ -68,6 +70,9 @@ pub fn router(
     // SandboxFusion's API at the root, where its clients look for it.
     let sandbox_fusion = Router::new()
         .route("/run_code", post(sandbox_fusion::run_code))
+        .route("/get_prompts", post(sandbox_fusion::get_prompts))
+        .route("/get_prompt_by_id", post(sandbox_fusion::get_prompt_by_id))
+        .route("/submit", post(sandbox_fusion::submit))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             require_token,

@@ -1,6 +1,8 @@
-//! The SandboxFusion-compatible API: `POST /run_code` in SandboxFusion's request and response
-//! shapes (its PyPI client, `sandbox-fusion`, works by changing the endpoint), run by the same
-//! sandbox as everything else.
+//! The SandboxFusion-compatible API, in SandboxFusion's request and response shapes (its PyPI
+//! client, `sandbox-fusion`, works by changing the endpoint), run by the same sandbox as
+//! everything else: `POST /run_code` runs a program; `POST /get_prompts`, `/get_prompt_by_id` and
+//! `/submit` serve the task sets the server loaded, each a "dataset" named by its file (the file
+//! name without its extensions; `demo` for `--demo`).
 //!
 //! Statuses as SandboxFusion's: the response's `Success` (built and exited 0), `Failed` (did not
 //! build, or a non-zero exit, a timeout, a trap) or `SandboxError` (the request cannot be run here:
@@ -264,9 +266,255 @@ mod tests {
     }
 
     #[test]
+    fn code_is_taken_from_the_first_fenced_block() {
+        assert_eq!(
+            extract_code("Here:\n```python\ndef f():\n    return 1\n```\nDone."),
+            ("def f():\n    return 1\n".to_owned(), "fenced")
+        );
+        assert_eq!(extract_code("```py\nx = 1\n").1, "incomplete_fenced");
+        assert_eq!(extract_code("    return 1\n").1, "heuristic");
+        assert_eq!(extract_code("  ").1, "empty");
+    }
+
+    #[test]
     fn language_names_are_sandbox_fusions() {
         assert_eq!(language("nodejs"), Some(Language::Javascript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
         assert_eq!(language("go"), None);
+    }
+}
+
+/// SandboxFusion's `GetPromptsRequest` and `GetPromptByIdRequest` (its `config` is accepted and
+/// not used).
+#[derive(Deserialize)]
+pub(super) struct PromptsRequest {
+    dataset: String,
+    #[serde(default)]
+    offset: usize,
+    #[serde(default = "no_limit")]
+    limit: usize,
+    #[serde(default)]
+    id: Option<Value>,
+}
+
+fn no_limit() -> usize {
+    usize::MAX
+}
+
+/// SandboxFusion's `SubmitRequest`.
+#[derive(Deserialize)]
+pub(super) struct SubmitRequest {
+    dataset: String,
+    id: Value,
+    completion: String,
+}
+
+fn malformed(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    ApiError {
+        path: Some(error.path().to_string()),
+        ..ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("malformed request at `{}`: {}", error.path(), error.inner()),
+        )
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(malformed)
+}
+
+/// The tasks of `dataset`, or a 404 naming the datasets there are.
+fn dataset<'s>(state: &'s ServerState, name: &str) -> Result<&'s [wasmeval_core::Task], ApiError> {
+    match state.datasets.iter().find(|(n, _)| n == name) {
+        Some((_, range)) => Ok(&state.tasks[range.clone()]),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no dataset `{name}` on this server; it has: {}",
+                state
+                    .datasets
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// SandboxFusion's `Prompt` of a task.
+fn prompt(task: &wasmeval_core::Task) -> Value {
+    json!({
+        "id": task.id.0,
+        "prompt": task.prompt,
+        "labels": {
+            "language": task.language.to_string(),
+            "entry_point": task.entry_point,
+            "title": task.title,
+        },
+    })
+}
+
+/// An id as SandboxFusion's clients send it (a string or a number).
+fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub(super) async fn get_prompts(
+    State(state): State<Arc<ServerState>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: PromptsRequest = parse(&body)?;
+    let tasks = dataset(&state, &request.dataset)?;
+    Ok(Json(Value::Array(
+        tasks
+            .iter()
+            .skip(request.offset)
+            .take(request.limit)
+            .map(prompt)
+            .collect(),
+    )))
+}
+
+pub(super) async fn get_prompt_by_id(
+    State(state): State<Arc<ServerState>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: PromptsRequest = parse(&body)?;
+    let tasks = dataset(&state, &request.dataset)?;
+    let id = id_text(request.id.as_ref().unwrap_or(&Value::Null));
+    match tasks.iter().find(|t| t.id.0 == id) {
+        Some(task) => Ok(Json(prompt(task))),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no id `{id}` in dataset `{}`", request.dataset),
+        )),
+    }
+}
+
+/// The code of a model's answer: its first fenced block (```` ```lang ... ``` ````), else the
+/// whole answer; with SandboxFusion's name for how it was found.
+fn extract_code(completion: &str) -> (String, &'static str) {
+    if let Some(start) = completion.find("```") {
+        let after = &completion[start + 3..];
+        let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
+        let body = &after[body_start..];
+        return match body.find("```") {
+            Some(end) => (body[..end].to_owned(), "fenced"),
+            None => (body.to_owned(), "incomplete_fenced"),
+        };
+    }
+    if completion.trim().is_empty() {
+        return (String::new(), "empty");
+    }
+    (completion.to_owned(), "heuristic")
+}
+
+/// Evaluates `completion` for task `id` of `dataset` as SandboxFusion's `/submit` does: the code
+/// extracted from the answer is a whole solution when it defines the task's entry point, else a
+/// completion of the prompt; the answer is an `EvalResult` with a test per case.
+pub(super) async fn submit(
+    State(state): State<Arc<ServerState>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request: SubmitRequest = parse(&body)?;
+    let tasks = dataset(&state, &request.dataset)?;
+    let id = id_text(&request.id);
+    let Some(task) = tasks.iter().find(|t| t.id.0 == id).cloned() else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no id `{id}` in dataset `{}`", request.dataset),
+        ));
+    };
+    if !state.languages.contains(&task.language) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("this server cannot run {} samples", task.language),
+        ));
+    }
+    let (code, extracted_type) = extract_code(&request.completion);
+    let defines_entry = task.entry_point.as_deref().is_some_and(|entry| {
+        code.contains(&format!("def {entry}("))
+            || code.contains(&format!("function {entry}("))
+            || code.contains(&format!("fn {entry}("))
+            || code.contains(&format!(" {entry}("))
+    });
+    let sample_code = if defines_entry {
+        wasmeval_core::SampleCode::Solution(code.clone())
+    } else {
+        wasmeval_core::SampleCode::Completion(code.clone())
+    };
+    let sample = wasmeval_core::Sample {
+        index: 0,
+        task_id: task.id.clone(),
+        model: None,
+        code: sample_code,
+        info: Default::default(),
+    };
+    let evaluator = state.evaluator.clone();
+    let receiver = state
+        .queue
+        .submit(Box::new(move || {
+            let result = evaluator.evaluate(&task, &sample)?;
+            let full_code = sample.program(&task);
+            let tests: Vec<Value> = result
+                .cases
+                .iter()
+                .map(|case| {
+                    let passed = case.verdict == Verdict::Passed;
+                    json!({
+                        "passed": passed,
+                        "exec_info": {
+                            "status": if passed { "Success" } else { "Failed" },
+                            "message": case.message.clone().unwrap_or_default(),
+                            "compile_result": null,
+                            "run_result": {
+                                "status": if case.verdict == Verdict::Timeout { "TimeLimitExceeded" } else { "Finished" },
+                                "execution_time": result.wall_us as f64 / 1e6,
+                                "return_code": if passed { 0 } else { 1 },
+                                "stdout": result.stdout,
+                                "stderr": result.stderr,
+                            },
+                            "executor_pod_name": null,
+                            "files": {},
+                        },
+                        "test_info": {
+                            "name": case.name,
+                            "verdict": case.verdict.as_str(),
+                            "message": case.message,
+                            "judged_by": case.judged_by,
+                        },
+                    })
+                })
+                .collect();
+            Ok(json!({
+                "id": id,
+                "accepted": result.verdict == Verdict::Passed,
+                "extracted_code": code,
+                "full_code": full_code,
+                "test_code": null,
+                "tests": tests,
+                "extracted_type": extracted_type,
+                "extra": {"verdict": result.verdict.as_str(), "message": result.message, "fuel": result.fuel},
+            }))
+        }))
+        .map_err(|Refused::Full| ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "every worker is busy and the queue is full; retry later",
+            )
+        })?;
+    match receiver.await {
+        Ok(Ok(value)) => Ok(Json(value)),
+        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
+        Err(_) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the evaluation was dropped",
+        )),
     }
 }

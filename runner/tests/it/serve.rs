@@ -243,7 +243,7 @@ fn a_token_guards_the_api_and_leaving_loopback_needs_one() {
 }
 
 #[test]
-fn sandbox_fusions_own_client_runs_every_language_unchanged() {
+fn sandbox_fusions_own_client_runs_every_language_and_submits_unchanged() {
     let python = wasmeval::cli::wasmeval_home().join("venvs/sandbox-fusion/bin/python");
     assert!(
         python.exists(),
@@ -251,9 +251,18 @@ fn sandbox_fusions_own_client_runs_every_language_unchanged() {
         python.display()
     );
     let server = Server::start(&["--jobs", "2"]);
+    let task: Value = serde_json::from_str(
+        std::fs::read_to_string(repo().join("demo/tasks.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
     let output = std::process::Command::new(&python)
         .arg(repo().join("tests/fixtures/serve/sandbox_fusion_client.py"))
         .arg(format!("http://{}", server.address))
+        .arg(task["references"][0]["code"].as_str().unwrap())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
