@@ -34,7 +34,9 @@ pub struct WorkQueue {
 impl WorkQueue {
     /// Starts `workers` threads taking jobs from a queue of `capacity` waiting jobs.
     pub fn start(workers: usize, capacity: usize) -> anyhow::Result<WorkQueue> {
-        let (sender, receiver) = sync_channel::<Job>(capacity);
+        // Admission is the depth count's (queued + running < capacity + workers); the channel can
+        // hold that many, so a job a worker has not yet taken out never makes it look full.
+        let (sender, receiver) = sync_channel::<Job>(capacity.saturating_add(workers));
         let receiver = Arc::new(Mutex::new(receiver));
         let depth = Arc::new(Mutex::new(0usize));
         for index in 0..workers {

@@ -179,7 +179,17 @@ fn the_api_evaluates_samples_as_run_does_and_limits_only_go_down() {
 
 #[test]
 fn hostile_clients_get_400_413_429_and_401_and_the_server_keeps_serving() {
-    let server = Server::start(&["--jobs", "1", "--queue", "1", "--max-body", "4KiB"]);
+    // Slow jobs take seconds (6e10 fuel), so that two are certainly in at once on a busy machine.
+    let server = Server::start(&[
+        "--jobs",
+        "1",
+        "--queue",
+        "1",
+        "--max-body",
+        "4KiB",
+        "--fuel",
+        "60000000000",
+    ]);
     // A malformed body names the JSON path at fault.
     let (status, _, body) = server.post(
         "/api/v1/evaluate",
@@ -194,24 +204,42 @@ fn hostile_clients_get_400_413_429_and_401_and_the_server_keeps_serving() {
     let big = json!({"task_id": "demo/0", "solution": "#".repeat(8192)}).to_string();
     assert_eq!(server.post("/api/v1/evaluate", &big, "").0, 413);
     // One worker, one queued: a third request at once is refused with Retry-After.
-    let slow = json!({"task_id": "demo/0", "solution": "while True:\n    pass\n", "limits": {"fuel": 8000000000u64}}).to_string();
+    let slow = json!({"task_id": "demo/0", "solution": "while True:\n    pass\n", "limits": {"fuel": 60000000000u64}}).to_string();
     let address = server.address.clone();
-    let busy: Vec<_> = (0..2)
-        .map(|_| {
-            let (address, slow) = (address.clone(), slow.clone());
-            std::thread::spawn(move || post(&address, "/api/v1/evaluate", &slow, "").0)
-        })
-        .collect();
-    std::thread::sleep(Duration::from_millis(300));
+    // Not joined: their answers come after the server is stopped, at the end.
+    let (done, answers) = std::sync::mpsc::channel();
+    for _ in 0..2 {
+        let (address, slow, done) = (address.clone(), slow.clone(), done.clone());
+        std::thread::spawn(move || {
+            let _ = done.send(post(&address, "/api/v1/evaluate", &slow, ""));
+        });
+    }
+    // Once both are in (one running, one queued), as the server itself reports.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut seen = Vec::new();
+    loop {
+        let depth = json_of(&server.get("/api/v1/health").1)["queue"]["depth"].clone();
+        if depth == 2 {
+            break;
+        }
+        seen.push(depth);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the two requests never got in: depth {:?}; answered: {:?}",
+            &seen[..seen.len().min(20)],
+            answers
+                .try_iter()
+                .map(|(status, ..)| status)
+                .collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let (status, head, _) = server.post("/api/v1/evaluate", &slow, "");
     assert_eq!(status, 429);
     assert!(
         head.to_ascii_lowercase().contains("retry-after: 1"),
         "{head}"
     );
-    for request in busy {
-        assert_eq!(request.join().unwrap(), 200);
-    }
     // The site's files stay inside the site: `..` and encoded slashes find nothing.
     for path in [
         "/../Cargo.toml",
