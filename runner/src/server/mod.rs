@@ -20,7 +20,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use queue::{Refused, WorkQueue};
+use queue::{Refused, Work, WorkQueue};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -61,6 +61,12 @@ pub fn router(
         .route("/tasks", get(tasks))
         .route("/tasks/{id}", get(task))
         .route("/evaluate", post(evaluate))
+        // Batches stream: the body limit applies per line, not to the whole body.
+        .route(
+            "/evaluate/batch",
+            post(evaluate_batch).layer(DefaultBodyLimit::disable()),
+        )
+        .layer(axum::extract::Extension(MaxLine(max_body)))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             require_token,
@@ -323,12 +329,10 @@ impl RequestLimits {
     }
 }
 
-/// Evaluates one sample: the same JSON object as one line of results.jsonl.
-async fn evaluate(
-    State(state): State<Arc<ServerState>>,
-    body: axum::body::Bytes,
-) -> Result<Json<Value>, ApiError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(&body);
+/// Reads an evaluate request (`body`, one JSON object) into the work it asks for: an error names
+/// the JSON path at fault or what is missing.
+fn prepare(state: &ServerState, body: &[u8], index: u64) -> Result<Work, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
     let request: EvaluateRequest =
         serde_path_to_error::deserialize(&mut deserializer).map_err(|error| ApiError {
             path: Some(error.path().to_string()),
@@ -375,30 +379,44 @@ async fn evaluate(
         .limits
         .map_or(state.evaluator.limits, |l| l.within(state.evaluator.limits));
     let sample = Sample {
-        index: 0,
+        index,
         task_id: task.id.clone(),
         model: request.model,
         code,
         info: Default::default(),
     };
     let evaluator = state.evaluator.clone();
+    Ok(Box::new(move || {
+        let result = evaluator.evaluate_within(&task, &sample, limits)?;
+        let result = wasmeval_core::SampleResult {
+            code: Some(sample.program(&task)),
+            ..result
+        };
+        Ok(serde_json::to_value(result)?)
+    }))
+}
+
+/// A 429: every worker busy and the queue full.
+fn busy() -> ApiError {
+    ApiError {
+        retry_after: Some(1),
+        ..ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "every worker is busy and the queue is full; retry later",
+        )
+    }
+}
+
+/// Evaluates one sample: the same JSON object as one line of results.jsonl.
+async fn evaluate(
+    State(state): State<Arc<ServerState>>,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let work = prepare(&state, &body, 0)?;
     let receiver = state
         .queue
-        .submit(Box::new(move || {
-            let result = evaluator.evaluate_within(&task, &sample, limits)?;
-            let result = wasmeval_core::SampleResult {
-                code: Some(sample.program(&task)),
-                ..result
-            };
-            Ok(serde_json::to_value(result)?)
-        }))
-        .map_err(|Refused::Full| ApiError {
-            retry_after: Some(1),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "every worker is busy and the queue is full; retry later",
-            )
-        })?;
+        .submit(work)
+        .map_err(|(Refused::Full, _)| busy())?;
     // Dropping the receiver (a client that leaves) tells the queue to skip the job.
     match receiver.await {
         Ok(Ok(value)) => Ok(Json(value)),
@@ -408,4 +426,123 @@ async fn evaluate(
             "the evaluation was dropped",
         )),
     }
+}
+
+/// Evaluates JSON Lines of evaluate requests, answering JSON Lines as each finishes: a result
+/// (its `index` the request's line, from 0) or `{"line": n, "error": .., "path": ..}`. It holds
+/// at most as many requests in flight as there are workers and reads no further while they run,
+/// so a client can send thousands of lines and the server's memory stays bounded; a full queue
+/// (other clients) makes it wait, not refuse. A line longer than `--max-body` ends the batch with
+/// an error line. A client that leaves stops the reading.
+async fn evaluate_batch(
+    State(state): State<Arc<ServerState>>,
+    axum::extract::Extension(max_line): axum::extract::Extension<MaxLine>,
+    body: axum::body::Body,
+) -> Response {
+    use futures_util::StreamExt;
+    let (sender, mut receiver) = tokio::sync::mpsc::channel::<Vec<u8>>(16);
+    tokio::spawn(async move {
+        let in_flight = Arc::new(tokio::sync::Semaphore::new(state.queue.workers()));
+        let mut stream = body.into_data_stream();
+        let mut pending: Vec<u8> = Vec::new();
+        let mut line_number = 0u64;
+        let mut ended = false;
+        while !ended && !sender.is_closed() {
+            let chunk = match stream.next().await {
+                Some(Ok(chunk)) => chunk,
+                Some(Err(_)) => break,
+                None => {
+                    ended = true;
+                    bytes::Bytes::new()
+                }
+            };
+            pending.extend_from_slice(&chunk);
+            loop {
+                let line = match pending.iter().position(|&b| b == b'\n') {
+                    Some(at) => pending.drain(..=at).collect::<Vec<u8>>(),
+                    None if ended && !pending.is_empty() => std::mem::take(&mut pending),
+                    None => break,
+                };
+                let number = line_number;
+                line_number += 1;
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let work = match prepare(&state, &line, number) {
+                    Ok(work) => work,
+                    Err(error) => {
+                        let _ = sender.send(error_line(number, error)).await;
+                        continue;
+                    }
+                };
+                let Ok(permit) = in_flight.clone().acquire_owned().await else {
+                    return;
+                };
+                let mut work = work;
+                let receiver = loop {
+                    match state.queue.submit(work) {
+                        Ok(receiver) => break receiver,
+                        Err((Refused::Full, refused)) => {
+                            // Wait for room rather than refuse: the batch is back-pressured.
+                            work = refused;
+                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        }
+                    }
+                };
+                let sender = sender.clone();
+                tokio::spawn(async move {
+                    let line = match receiver.await {
+                        Ok(Ok(value)) => json_line(&value),
+                        Ok(Err(message)) => error_line(
+                            number,
+                            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message),
+                        ),
+                        Err(_) => return,
+                    };
+                    let _ = sender.send(line).await;
+                    drop(permit);
+                });
+            }
+            if pending.len() > max_line.0 {
+                let error = ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("a line over --max-body ({} bytes)", max_line.0),
+                );
+                let _ = sender.send(error_line(line_number, error)).await;
+                break;
+            }
+        }
+        // Every request in flight answers before the stream ends.
+        let _ = in_flight
+            .acquire_many_owned(state.queue.workers() as u32)
+            .await;
+    });
+    let stream = futures_util::stream::poll_fn(move |cx| {
+        receiver
+            .poll_recv(cx)
+            .map(|line| line.map(Ok::<_, std::convert::Infallible>))
+    });
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        axum::body::Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+/// The longest line a batch may hold (`--max-body`).
+#[derive(Clone, Copy)]
+pub struct MaxLine(pub usize);
+
+fn json_line(value: &Value) -> Vec<u8> {
+    let mut line = serde_json::to_vec(value).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+fn error_line(line: u64, error: ApiError) -> Vec<u8> {
+    let mut body = json!({ "line": line, "error": error.message });
+    if let Some(path) = error.path {
+        body["path"] = Value::from(path);
+    }
+    json_line(&body)
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 /// A job: runs on a worker, its answer goes back to the waiting request.
-type Work = Box<dyn FnOnce() -> anyhow::Result<serde_json::Value> + Send>;
+pub type Work = Box<dyn FnOnce() -> anyhow::Result<serde_json::Value> + Send>;
 
 struct Job {
     work: Work,
@@ -72,22 +72,25 @@ impl WorkQueue {
     }
 
     /// Queues `work`; its answer arrives on the returned receiver (an `Err` is a host failure).
+    /// Refused, the work comes back, to try again later.
     pub fn submit(
         &self,
         work: Work,
-    ) -> Result<oneshot::Receiver<Result<serde_json::Value, String>>, Refused> {
+    ) -> Result<oneshot::Receiver<Result<serde_json::Value, String>>, (Refused, Work)> {
         let (answer, receiver) = oneshot::channel();
         let mut depth = self.depth.lock().expect("depth lock");
         // Waiting jobs are at most `capacity`, running ones at most `workers`.
         if *depth >= self.capacity + self.workers {
-            return Err(Refused::Full);
+            return Err((Refused::Full, work));
         }
         match self.sender.try_send(Job { work, answer }) {
             Ok(()) => {
                 *depth += 1;
                 Ok(receiver)
             }
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => Err(Refused::Full),
+            Err(TrySendError::Full(job)) | Err(TrySendError::Disconnected(job)) => {
+                Err((Refused::Full, job.work))
+            }
         }
     }
 

@@ -158,7 +158,7 @@ pub(super) async fn run_code(
             let compiled = matches!(language, Language::C | Language::Cpp | Language::Rust);
             Ok(response(run, &fetch, compiled))
         }))
-        .map_err(|Refused::Full| ApiError {
+        .map_err(|(Refused::Full, _)| ApiError {
             retry_after: Some(1),
             ..ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -502,7 +502,7 @@ pub(super) async fn submit(
                 "extra": {"verdict": result.verdict.as_str(), "message": result.message, "fuel": result.fuel},
             }))
         }))
-        .map_err(|Refused::Full| ApiError {
+        .map_err(|(Refused::Full, _)| ApiError {
             retry_after: Some(1),
             ..ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,

@@ -300,3 +300,67 @@ fn sandbox_fusions_own_client_runs_every_language_and_submits_unchanged() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The body of a chunked HTTP response, de-chunked.
+fn dechunk(body: &str) -> String {
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || after.len() < size {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = after[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+#[test]
+fn a_batch_streams_one_line_per_request_and_names_the_bad_ones() {
+    let server = Server::start(&["--jobs", "2"]);
+    let task: Value = serde_json::from_str(
+        std::fs::read_to_string(repo().join("demo/tasks.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let reference = task["references"][0]["code"].as_str().unwrap();
+    let mut body = String::new();
+    for i in 0..6 {
+        let line = match i {
+            2 => r#"{"task_id": "demo/0", "solution": 1}"#.to_owned(),
+            4 => json!({"task_id": "demo/0", "solution": "def nothing(): pass"}).to_string(),
+            _ => json!({"task_id": "demo/0", "solution": reference}).to_string(),
+        };
+        body.push_str(&line);
+        body.push('\n');
+    }
+    let (status, head, raw) = server.post("/api/v1/evaluate/batch", &body, "");
+    assert_eq!(status, 200, "{head}");
+    let text = if head.to_ascii_lowercase().contains("chunked") {
+        dechunk(&raw)
+    } else {
+        raw
+    };
+    let mut lines: Vec<Value> = text.lines().map(json_of).collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    lines.sort_by_key(|l| l.get("index").or(l.get("line")).and_then(Value::as_u64));
+    for (i, line) in lines.iter().enumerate() {
+        match i {
+            2 => {
+                assert_eq!(line["line"], 2, "{line}");
+                assert_eq!(line["path"], "solution", "{line}");
+            }
+            4 => assert_ne!(line["verdict"], "passed", "{line}"),
+            _ => {
+                assert_eq!(line["index"], i as u64, "{line}");
+                assert_eq!(line["verdict"], "passed", "{line}");
+            }
+        }
+    }
+}
