@@ -26,6 +26,7 @@
  * that exits early or prints cannot write the line.
  */
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,20 @@ static JSValue native_exit(JSContext *ctx, JSValueConst this_val, int argc, JSVa
         JS_ToInt32(ctx, &code, argv[0]);
     }
     finish(code);
+    return JS_UNDEFINED;
+}
+
+/* natives.sleep(ms): waits `ms` milliseconds of the guest's clock (WASI's poll_oneoff, which the
+ * host answers in virtual time: nothing waits on the host, and time past the execution's limit is
+ * a timeout). Timers call it before running the next one due. */
+static JSValue native_sleep(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv) {
+    double ms = 0;
+    if (argc > 0 && JS_ToFloat64(ctx, &ms, argv[0]) == 0 && ms > 0) {
+        struct timespec wait;
+        wait.tv_sec = (time_t)(ms / 1000);
+        wait.tv_nsec = (long)((ms - (double)wait.tv_sec * 1000) * 1e6);
+        nanosleep(&wait, NULL);
+    }
     return JS_UNDEFINED;
 }
 
@@ -332,6 +347,7 @@ int main(int argc, char **argv) {
         JS_SetPropertyStr(ctx, natives, "readStdin",
                           JS_NewCFunction(ctx, native_read_stdin, "readStdin", 0));
         JS_SetPropertyStr(ctx, natives, "exit", JS_NewCFunction(ctx, native_exit, "exit", 1));
+        JS_SetPropertyStr(ctx, natives, "sleep", JS_NewCFunction(ctx, native_sleep, "sleep", 1));
         JSValue exported = JS_Call(ctx, setup, JS_UNDEFINED, 1, &natives);
         JS_FreeValue(ctx, natives);
         JS_FreeValue(ctx, setup);

@@ -1,5 +1,5 @@
 // wasmeval's JavaScript prelude: runs in the guest (guests/js/main.c) before the program, as a
-// function called with private natives ({ write, readStdin, exit }). It gives programs the parts
+// function called with private natives ({ write, readStdin, exit, sleep }). It gives programs the parts
 // of node they use in benchmarks: `console`, `process` (argv, env, exit, stdout/stderr, stdin
 // events), `require` of `assert`/`node:assert` (and `/strict`), `fs.readFileSync` of stdin,
 // `readline`, `util` and `js-md5`, and timers in virtual time. It returns what main.c needs:
@@ -468,6 +468,9 @@
       if (process_.exitCode) exit(process_.exitCode | 0);
       return false;
     }
+    // The wait passes on the guest's clock (virtual time): a timer due past the time limit ends
+    // the run as a timeout, as a real wait would, instead of firing at once.
+    if (next.at > now) natives.sleep(next.at - now);
     now = next.at;
     if (next.repeat) {
       next.at = now + next.delay;
