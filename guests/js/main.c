@@ -6,8 +6,9 @@
  * as a function expression and called with a private object of native functions (writing to
  * stdout/stderr, reading stdin, exiting); it defines `console`, `process`, `require` and timers and
  * returns `{ AssertionError, runTimer, decodeArgs, serialize }`. Then PROGRAM runs as a global
- * script, and the job queue and the timers are drained (timers in virtual time: the next one due
- * runs at once).
+ * script, and the job queue and the timers are drained (timers in virtual time: the wait before
+ * the next one due passes on the guest's clock, natives.sleep, which the host answers at once
+ * unless it takes virtual time past the limit).
  *
  * With `--call NAME --args JSON` (a `calls` case; needs the prelude and a token), NAME (an
  * identifier: a global binding, `const` ones included) is then called with the arguments JSON
