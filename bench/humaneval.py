@@ -723,6 +723,11 @@ def main() -> None:
       f"cores {os.cpu_count()}; host Python {sys.version.split()[0]}")
     p(f"wasmeval: {built_from} (source {commit}); load average (1/5/15 min) at start {' '.join(f'{x:.2f}' for x in load_start)}, "
       f"at end {' '.join(f'{x:.2f}' for x in load_end)}")
+    # Wall times on a busy machine are not the project's figures: say so where they are printed.
+    if max(load_start[0], load_end[0]) > 0.5:
+        p(f"WARNING: load average above 0.5 (start {load_start[0]:.2f}, end {load_end[0]:.2f}): "
+          "the machine was not idle, so the wall times and the ratio below are only indicative "
+          "(fuel figures are exact regardless)")
     p(f"limits: ours fuel {fuel_str(fuel_budget)}, memory {memory >> 20} MiB, wall "
       f"{ours['run']['limits']['timeout']['secs']} s; reference timeout {REFERENCE_TIMEOUT_S:g} s"
       f"{' (reference results reused from ' + ref['meta']['finished_at'] + ')' if ref['reused'] else ''}")
