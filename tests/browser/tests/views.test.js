@@ -118,6 +118,15 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
   await waitFor(page, 'table[data-testid=compare-tasks] tbody tr');
 
   await page.click('[data-testid=view-samples]');
+  // The verdict menu reads "all" while every sample is listed, also after a view switch (it used
+  // to read the last verdict, "harness_error", which looked like a broken run).
+  const shownVerdict = () => page.$eval('[data-testid=verdict-filter]', (s) => s.options[s.selectedIndex].text);
+  await waitFor(page, '[data-testid=verdict-filter]');
+  assert.equal(await shownVerdict(), 'all');
+  await page.click('[data-testid=view-overview]');
+  await page.click('[data-testid=view-samples]');
+  await waitFor(page, '[data-testid=verdict-filter]');
+  assert.equal(await shownVerdict(), 'all');
   const first = page.locator('table[data-testid=samples] button').first();
   await first.waitFor({ timeout: TIMEOUT });
   await first.click();

@@ -90,7 +90,9 @@ pub fn samples() -> Html {
             <p class="pickers">
                 <label class="filter"><span>{ "Verdict" }</span>
                     <select onchange={on_verdict} data-testid="verdict-filter">
-                        <option value="">{ "all" }</option>
+                        // Every option says whether it is the one chosen: without it on "all", the
+                        // menu showed the last verdict while listing every sample.
+                        <option value="" selected={verdict.is_none()}>{ "all" }</option>
                         { for Verdict::ALL.iter().map(|v| html! {
                             <option value={v.as_str()} selected={*verdict == Some(*v)}>{ v.as_str() }</option>
                         }) }
