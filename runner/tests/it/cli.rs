@@ -181,3 +181,28 @@ fn a_long_program_is_kept_in_results_as_its_start_and_a_hash() {
     assert_eq!(result["code_sha256"], hash.as_str());
     assert!(result.get("code_metrics").is_none(), "{result}");
 }
+
+#[test]
+fn without_a_terminal_progress_is_printed_as_lines() {
+    // stderr is a pipe here, as under CI or nohup: the bar does not draw, lines do.
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = repo().join("tests/fixtures");
+    let output = run_command(
+        &fixtures.join("mbpp/tasks.jsonl"),
+        &fixtures.join("mbpp/samples.jsonl"),
+        work.path(),
+        &[],
+    )
+    .output()
+    .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr
+        .lines()
+        .rfind(|l| l.starts_with("wasmeval: ") && l.contains(" per second, "))
+        .unwrap_or_else(|| panic!("no progress line in:\n{stderr}"));
+    assert!(
+        last.contains("(100.0%)") && last.contains("done in"),
+        "{last}"
+    );
+}
