@@ -4,64 +4,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Identifier of a task, unique within a benchmark (`HumanEval/0`, `demo/3`). Ids order
-/// naturally: runs of digits by their value, so `HumanEval/2` comes before `HumanEval/10`
-/// wherever tasks are listed (reports, the site, the command line).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Identifier of a task, unique within a benchmark (`HumanEval/0`, `demo/3`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TaskId(pub String);
-
-impl Ord for TaskId {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        natural_cmp(&self.0, &other.0).then_with(|| self.0.cmp(&other.0))
-    }
-}
-
-impl PartialOrd for TaskId {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// `a` against `b` with runs of ASCII digits compared by value (leading zeros ignored), the rest
-/// character by character.
-pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].is_ascii_digit() && b[j].is_ascii_digit() {
-            let run = |s: &[u8], mut k: usize| {
-                let start = k;
-                while k < s.len() && s[k].is_ascii_digit() {
-                    k += 1;
-                }
-                (start, k)
-            };
-            let ((sa, ea), (sb, eb)) = (run(a, i), run(b, j));
-            fn trim(s: &[u8], start: usize, end: usize) -> &[u8] {
-                let mut t = start;
-                while t + 1 < end && s[t] == b'0' {
-                    t += 1;
-                }
-                &s[t..end]
-            }
-            let (na, nb) = (trim(a, sa, ea), trim(b, sb, eb));
-            let order = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
-            if order != Ordering::Equal {
-                return order;
-            }
-            (i, j) = (ea, eb);
-        } else {
-            if a[i] != b[j] {
-                return a[i].cmp(&b[j]);
-            }
-            i += 1;
-            j += 1;
-        }
-    }
-    (a.len() - i).cmp(&(b.len() - j))
-}
 
 impl fmt::Display for TaskId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -549,39 +495,5 @@ impl Task {
             cognitive: own.cognitive.or(reference.cognitive),
             loc: own.loc.or(reference.loc),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn task_ids_order_naturally() {
-        let mut ids: Vec<TaskId> = [
-            "HumanEval/10",
-            "HumanEval/2",
-            "HumanEval/1",
-            "demo/002",
-            "demo/2",
-            "a",
-            "HumanEval/",
-        ]
-        .map(TaskId::from)
-        .to_vec();
-        ids.sort();
-        let sorted: Vec<&str> = ids.iter().map(|t| t.0.as_str()).collect();
-        assert_eq!(
-            sorted,
-            [
-                "HumanEval/",
-                "HumanEval/1",
-                "HumanEval/2",
-                "HumanEval/10",
-                "a",
-                "demo/002",
-                "demo/2"
-            ]
-        );
     }
 }
