@@ -332,15 +332,7 @@ impl RequestLimits {
 /// Reads an evaluate request (`body`, one JSON object) into the work it asks for: an error names
 /// the JSON path at fault or what is missing.
 fn prepare(state: &ServerState, body: &[u8], index: u64) -> Result<Work, ApiError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let request: EvaluateRequest =
-        serde_path_to_error::deserialize(&mut deserializer).map_err(|error| ApiError {
-            path: Some(error.path().to_string()),
-            ..ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("malformed request at `{}`: {}", error.path(), error.inner()),
-            )
-        })?;
+    let request: EvaluateRequest = parse_body(body)?;
     let task = match (request.task, request.task_id) {
         (Some(task), None) => task,
         (None, Some(id)) => match state.by_id.get(&TaskId(id.clone())) {
@@ -396,6 +388,32 @@ fn prepare(state: &ServerState, body: &[u8], index: u64) -> Result<Work, ApiErro
     }))
 }
 
+/// `body` read as a `T`, or a 400 naming the JSON path at fault.
+fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| ApiError {
+        path: Some(error.path().to_string()),
+        ..ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("malformed request at `{}`: {}", error.path(), error.inner()),
+        )
+    })
+}
+
+/// A queued job's answer as a response: its JSON, or a 500 when the host failed.
+async fn answer(
+    receiver: tokio::sync::oneshot::Receiver<Result<Value, String>>,
+) -> Result<Json<Value>, ApiError> {
+    match receiver.await {
+        Ok(Ok(value)) => Ok(Json(value)),
+        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
+        Err(_) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the evaluation was dropped",
+        )),
+    }
+}
+
 /// A 429: every worker busy and the queue full.
 fn busy() -> ApiError {
     ApiError {
@@ -418,14 +436,7 @@ async fn evaluate(
         .submit(work)
         .map_err(|(Refused::Full, _)| busy())?;
     // Dropping the receiver (a client that leaves) tells the queue to skip the job.
-    match receiver.await {
-        Ok(Ok(value)) => Ok(Json(value)),
-        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
-        Err(_) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the evaluation was dropped",
-        )),
-    }
+    answer(receiver).await
 }
 
 /// Evaluates JSON Lines of evaluate requests, answering JSON Lines as each finishes: a result

@@ -11,7 +11,7 @@
 //! `TimeLimitExceeded` (fuel, wall clock or virtual time).
 
 use super::queue::Refused;
-use super::{ApiError, ServerState};
+use super::{answer, busy, parse_body, ApiError, ServerState};
 use crate::evaluator::ProgramRun;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -85,15 +85,7 @@ pub(super) async fn run_code(
     State(state): State<Arc<ServerState>>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(&body);
-    let request: RunCodeRequest =
-        serde_path_to_error::deserialize(&mut deserializer).map_err(|error| ApiError {
-            path: Some(error.path().to_string()),
-            ..ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("malformed request at `{}`: {}", error.path(), error.inner()),
-            )
-        })?;
+    let request: RunCodeRequest = parse_body(&body)?;
     let Some(language) = language(&request.language) else {
         return Ok(sandbox_error(format!(
             "wasmeval cannot run `{}`: it runs python, nodejs, cpp, c and rust",
@@ -158,13 +150,7 @@ pub(super) async fn run_code(
             let compiled = matches!(language, Language::C | Language::Cpp | Language::Rust);
             Ok(response(run, &fetch, compiled))
         }))
-        .map_err(|(Refused::Full, _)| ApiError {
-            retry_after: Some(1),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "every worker is busy and the queue is full; retry later",
-            )
-        })?;
+        .map_err(|(Refused::Full, _)| busy())?;
     match receiver.await {
         Ok(Ok(value)) => Ok(Json(value)),
         Ok(Err(message)) => Ok(sandbox_error(message)),
@@ -309,21 +295,6 @@ pub(super) struct SubmitRequest {
     completion: String,
 }
 
-fn malformed(error: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
-    ApiError {
-        path: Some(error.path().to_string()),
-        ..ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("malformed request at `{}`: {}", error.path(), error.inner()),
-        )
-    }
-}
-
-fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(malformed)
-}
-
 /// The tasks of `dataset`, or a 404 naming the datasets there are.
 fn dataset<'s>(state: &'s ServerState, name: &str) -> Result<&'s [wasmeval_core::Task], ApiError> {
     match state.datasets.iter().find(|(n, _)| n == name) {
@@ -368,7 +339,7 @@ pub(super) async fn get_prompts(
     State(state): State<Arc<ServerState>>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let request: PromptsRequest = parse(&body)?;
+    let request: PromptsRequest = parse_body(&body)?;
     let tasks = dataset(&state, &request.dataset)?;
     Ok(Json(Value::Array(
         tasks
@@ -384,7 +355,7 @@ pub(super) async fn get_prompt_by_id(
     State(state): State<Arc<ServerState>>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let request: PromptsRequest = parse(&body)?;
+    let request: PromptsRequest = parse_body(&body)?;
     let tasks = dataset(&state, &request.dataset)?;
     let id = id_text(request.id.as_ref().unwrap_or(&Value::Null));
     match tasks.iter().find(|t| t.id.0 == id) {
@@ -421,7 +392,7 @@ pub(super) async fn submit(
     State(state): State<Arc<ServerState>>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let request: SubmitRequest = parse(&body)?;
+    let request: SubmitRequest = parse_body(&body)?;
     let tasks = dataset(&state, &request.dataset)?;
     let id = id_text(&request.id);
     let Some(task) = tasks.iter().find(|t| t.id.0 == id).cloned() else {
@@ -502,19 +473,6 @@ pub(super) async fn submit(
                 "extra": {"verdict": result.verdict.as_str(), "message": result.message, "fuel": result.fuel},
             }))
         }))
-        .map_err(|(Refused::Full, _)| ApiError {
-            retry_after: Some(1),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "every worker is busy and the queue is full; retry later",
-            )
-        })?;
-    match receiver.await {
-        Ok(Ok(value)) => Ok(Json(value)),
-        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
-        Err(_) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the evaluation was dropped",
-        )),
-    }
+        .map_err(|(Refused::Full, _)| busy())?;
+    answer(receiver).await
 }

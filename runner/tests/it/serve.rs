@@ -98,6 +98,12 @@ fn post(address: &str, path: &str, body: &str, extra: &str) -> (u16, String, Str
     )
 }
 
+/// The demo's first task (demo/0), whose reference solution passes.
+fn first_demo_task() -> Value {
+    let tasks = std::fs::read_to_string(repo().join("demo/tasks.jsonl")).unwrap();
+    serde_json::from_str(tasks.lines().next().unwrap()).unwrap()
+}
+
 fn json_of(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
@@ -130,14 +136,7 @@ fn the_api_evaluates_samples_as_run_does_and_limits_only_go_down() {
 
     // The demo's reference solution passes; an endless loop is a fuel timeout within the lower
     // fuel it asked for; asking for more than the server allows gets the server's maximum.
-    let task: Value = serde_json::from_str(
-        std::fs::read_to_string(repo().join("demo/tasks.jsonl"))
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let task = first_demo_task();
     let reference = task["references"][0]["code"].as_str().unwrap();
     let (status, _, body) = server.post(
         "/api/v1/evaluate",
@@ -279,14 +278,7 @@ fn sandbox_fusions_own_client_runs_every_language_and_submits_unchanged() {
         python.display()
     );
     let server = Server::start(&["--jobs", "2"]);
-    let task: Value = serde_json::from_str(
-        std::fs::read_to_string(repo().join("demo/tasks.jsonl"))
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let task = first_demo_task();
     let output = std::process::Command::new(&python)
         .arg(repo().join("tests/fixtures/serve/sandbox_fusion_client.py"))
         .arg(format!("http://{}", server.address))
@@ -321,14 +313,7 @@ fn dechunk(body: &str) -> String {
 #[test]
 fn a_batch_streams_one_line_per_request_and_names_the_bad_ones() {
     let server = Server::start(&["--jobs", "2"]);
-    let task: Value = serde_json::from_str(
-        std::fs::read_to_string(repo().join("demo/tasks.jsonl"))
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let task = first_demo_task();
     let reference = task["references"][0]["code"].as_str().unwrap();
     let mut body = String::new();
     for i in 0..6 {
