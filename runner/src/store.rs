@@ -182,6 +182,11 @@ impl ResultStore {
         self.done.contains_key(&index)
     }
 
+    /// The sample indexes that have a result.
+    pub fn done_indexes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.done.keys().copied()
+    }
+
     /// Number of results held.
     pub fn len(&self) -> usize {
         self.done.len()

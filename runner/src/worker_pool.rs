@@ -2,45 +2,40 @@
 //! back to the calling thread as it finishes. `run` evaluates samples on it, `analyze` measures
 //! code on it.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use wasmeval_core::{Sample, Task};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
 
 /// Stack of a worker thread: guest code runs on it (see `sandbox::MAX_WASM_STACK`, 8 MiB) and the
 /// static analyser walks deeply nested syntax trees recursively on it.
 const WORKER_STACK: usize = 64 << 20;
 
-/// One sample to evaluate, with its task.
-#[derive(Debug, Clone, Copy)]
-pub struct Job<'a> {
-    /// The task.
-    pub task: &'a Task,
-    /// The sample to run against it.
-    pub sample: &'a Sample,
-}
-
 /// Runs `work` on every item with `workers` threads and gives each result to `on_result` on the
 /// calling thread, in finishing order. The first error (of `work` or `on_result`) stops the pool:
 /// items already running finish, none starts, and the error is returned.
-pub fn run_pool<T: Sync, R: Send>(
-    items: &[T],
+///
+/// Items are drawn from `items` one at a time as workers free up, so an iterator that reads its
+/// items from a file holds only those being worked on.
+pub fn run_pool<T: Send, R: Send>(
+    items: impl IntoIterator<Item = T, IntoIter: Send>,
     workers: usize,
-    work: impl Fn(&T) -> anyhow::Result<R> + Sync,
+    work: impl Fn(T) -> anyhow::Result<R> + Sync,
     mut on_result: impl FnMut(R) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let next = AtomicUsize::new(0);
+    let items = Mutex::new(items.into_iter());
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<anyhow::Result<R>>();
     std::thread::scope(|scope| {
-        for _ in 0..workers.max(1).min(items.len().max(1)) {
+        for _ in 0..workers.max(1) {
             let worker_sender = sender.clone();
-            let (next, stop, work) = (&next, &stop, &work);
+            let (items, stop, work) = (&items, &stop, &work);
             let worker = std::thread::Builder::new()
                 .name("wasmeval-worker".into())
                 .stack_size(WORKER_STACK);
             let spawned = worker.spawn_scoped(scope, move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    // A panic elsewhere poisons the lock; the items left are still fine to take.
+                    let next = items.lock().unwrap_or_else(|p| p.into_inner()).next();
+                    let Some(item) = next else {
                         break;
                     };
                     if worker_sender.send(work(item)).is_err() {

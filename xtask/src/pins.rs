@@ -35,12 +35,13 @@ pub fn shared_version(metadata: &serde_json::Value) -> anyhow::Result<String> {
     }
 }
 
-/// Runs `cargo metadata` on the workspace at `root` (offline, from Cargo.lock) and returns the
-/// shared version, or says what differs.
+/// Runs `cargo metadata` on the workspace at `root` (from Cargo.lock) and returns the shared
+/// version, or says what differs. Not offline: metadata needs every locked package, also the
+/// other platforms' ones that no build of this machine has downloaded.
 pub fn check(root: &Path) -> anyhow::Result<String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(root)
         .output()
         .context("cannot run cargo metadata")?;

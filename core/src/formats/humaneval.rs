@@ -69,6 +69,40 @@ pub(crate) fn benchmark_metadata(name: &str) -> crate::task::Metadata {
 /// A sample with all the fields of its record (kept for the compatible results file).
 pub type SampleRecord = (Sample, Map<String, Value>);
 
+/// The `task_id` and `model` of a sample record known only by its start (`prefix`), as when the
+/// record is too long to read whole: each is the first value of that key in the prefix, when
+/// the prefix holds the whole value. A raw `"task_id"` followed by `:` cannot occur inside a
+/// JSON string (its quotes would be escaped), so only a key matches.
+pub fn identify_from_prefix(prefix: &str) -> (Option<TaskId>, Option<String>) {
+    fn value_of(prefix: &str, key: &str) -> Option<Value> {
+        let quoted = format!("\"{key}\"");
+        let mut from = 0;
+        while let Some(found) = prefix[from..].find(&quoted) {
+            let after = &prefix[from + found + quoted.len()..];
+            from += found + quoted.len();
+            let Some(rest) = after.trim_start().strip_prefix(':') else {
+                continue;
+            };
+            // The value alone: a stream deserializer stops after the first complete value.
+            return serde_json::Deserializer::from_str(rest.trim_start())
+                .into_iter::<Value>()
+                .next()
+                .and_then(Result::ok);
+        }
+        None
+    }
+    let task_id = match value_of(prefix, "task_id") {
+        Some(Value::String(id)) => Some(TaskId(id)),
+        Some(Value::Number(n)) => Some(TaskId(n.to_string())),
+        _ => None,
+    };
+    let model = match value_of(prefix, "model") {
+        Some(Value::String(model)) => Some(model),
+        _ => None,
+    };
+    (task_id, model)
+}
+
 /// Parses a samples file: one JSON object per line with `task_id` and either `completion` or
 /// `solution`; `model` is optional. Other fields are kept for the compatible results file.
 pub fn parse_samples(file: &str, text: &str) -> Result<Vec<SampleRecord>, FormatError> {
@@ -78,12 +112,14 @@ pub fn parse_samples(file: &str, text: &str) -> Result<Vec<SampleRecord>, Format
         .collect()
 }
 
-fn parse_sample(
+/// Parses one record of a samples file: `line` is its line in `file` (for errors), `index` its
+/// position among the file's records, from 0.
+pub fn parse_sample(
     file: &str,
     line: u64,
     index: u64,
     record: &str,
-) -> Result<(Sample, Map<String, Value>), FormatError> {
+) -> Result<SampleRecord, FormatError> {
     let err = |message: String| FormatError::new(file, line, message);
     let fields: Map<String, Value> = match serde_json::from_str(record) {
         Ok(Value::Object(fields)) => fields,
@@ -182,6 +218,25 @@ pub fn compatible_record(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_known_by_its_start_is_identified_by_its_keys_not_by_text_inside_strings() {
+        let prefix = r#"{"completion": "x = {\"task_id\": \"fake\"}", "task_id": "HumanEval/3", "model": "m", "solution": "aaaa"#;
+        assert_eq!(
+            identify_from_prefix(prefix),
+            (Some(TaskId("HumanEval/3".into())), Some("m".into()))
+        );
+        assert_eq!(
+            identify_from_prefix(r#"{"task_id": 7, "completion": "aa"#),
+            (Some(TaskId("7".into())), None)
+        );
+        // A value cut off by the end of the prefix is not guessed at.
+        assert_eq!(identify_from_prefix(r#"{"task_id": "Human"#), (None, None));
+        assert_eq!(
+            identify_from_prefix(r#"{"completion": "aaaa"#),
+            (None, None)
+        );
+    }
 
     #[test]
     fn samples_keep_their_position_and_reject_bad_lines_by_number() {

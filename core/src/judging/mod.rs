@@ -25,6 +25,24 @@ pub mod token;
 use crate::results::{CaseResult, SampleResult, TimeoutCause, Verdict};
 use std::time::Duration;
 
+/// The result of a sample whose record is longer than a run reads (`--max-sample-bytes`):
+/// `output_limit`, since the model wrote more than the limit, with no case run.
+pub fn unread_sample(
+    sample: &crate::sample::Sample,
+    record_bytes: u64,
+    limit: u64,
+) -> SampleResult {
+    let mut log = CaseLog::new();
+    log.fail_without_cases(Outcome::new(
+        Verdict::OutputLimit,
+        format!(
+            "not run: the sample's record has {record_bytes} bytes, more than the {limit} a sample \
+             may have (--max-sample-bytes)"
+        ),
+    ));
+    log.finish(SampleResult::for_sample(sample))
+}
+
 /// Output excerpts kept in results, per stream, in bytes.
 pub const EXCERPT_BYTES: usize = 2048;
 

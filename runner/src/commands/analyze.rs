@@ -60,11 +60,10 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let mut metrics: Vec<Option<CodeMetrics>> = vec![None; samples.len()];
-    let indexed: Vec<(usize, &Sample)> = samples.iter().enumerate().collect();
     run_pool(
-        &indexed,
+        samples.iter().enumerate(),
         jobs,
-        |&(i, sample)| {
+        |(i, sample)| {
             let measured = by_id
                 .get(&sample.task_id)
                 .and_then(|task| analyze(task.language, &sample.program(task)));

