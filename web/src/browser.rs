@@ -4,6 +4,19 @@
 
 use wasm_bindgen::JsCast;
 
+/// Fetches `url`: its HTTP status and text, whatever the status.
+pub async fn fetch_status(url: &str) -> Result<(u16, String), String> {
+    let response = gloo::net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {e}"))?;
+    let text = response
+        .text()
+        .await
+        .map_err(|e| format!("cannot read {url}: {e}"))?;
+    Ok((response.status(), text))
+}
+
 /// Fetches `url` as text; an HTTP error status is an error naming the status.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     let response = gloo::net::http::Request::get(url)
@@ -21,6 +34,41 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
         .text()
         .await
         .map_err(|e| format!("cannot read {url}: {e}"))
+}
+
+/// POSTs `body` (JSON) to `url` and returns the answer's text; `signal` aborts the request. An
+/// HTTP error status is an error with the server's own `error` message when it sent one.
+pub async fn post_json(
+    url: &str,
+    body: &str,
+    signal: &web_sys::AbortSignal,
+) -> Result<String, String> {
+    let response = gloo::net::http::Request::post(url)
+        .header("Content-Type", "application/json")
+        .abort_signal(Some(signal))
+        .body(body.to_owned())
+        .map_err(|e| format!("cannot make the request: {e}"))?
+        .send()
+        .await
+        .map_err(|e| format!("cannot reach the server: {e}"))?;
+    let text = response
+        .text()
+        .await
+        .map_err(|e| format!("cannot read the server's answer: {e}"))?;
+    if response.ok() {
+        return Ok(text);
+    }
+    let said = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_owned));
+    Err(match (response.status(), said) {
+        (429, _) => "Every worker of the server is busy: try again in a moment.".to_owned(),
+        (status, Some(error)) => format!("The server refused the run (HTTP {status}): {error}"),
+        (status, None) => format!(
+            "The server answered HTTP {status} {}",
+            response.status_text()
+        ),
+    })
 }
 
 /// Whether `url` exists (a HEAD request that answers 2xx).

@@ -10,6 +10,7 @@ use wasmeval_core::facets::Facet;
 use wasmeval_core::metrics::ScoreOptions;
 use wasmeval_core::query::Query;
 use wasmeval_core::report::{Bundle, Prepared, Report};
+use wasmeval_core::{Language, Task, TaskId};
 
 /// A loaded bundle with the values its filters offer.
 #[derive(Debug)]
@@ -127,16 +128,19 @@ pub enum View {
     Compare,
     /// Every selected sample, and one in detail.
     Samples,
+    /// Edit code and run it on the server that served the page.
+    Playground,
 }
 
 impl View {
     /// Every view, in menu order.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Overview,
         View::Explorer,
         View::Performance,
         View::Compare,
         View::Samples,
+        View::Playground,
     ];
 
     /// The menu label.
@@ -147,6 +151,78 @@ impl View {
             View::Performance => "By topic & complexity",
             View::Compare => "Compare models",
             View::Samples => "Samples",
+            View::Playground => "Playground",
+        }
+    }
+}
+
+/// What `GET api/v1/health` of a `wasmeval serve` answers, the fields the page uses.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct Health {
+    /// wasmeval's version.
+    pub version: String,
+    /// The languages the server can run.
+    pub languages: Vec<String>,
+    /// The server's limits, which a request may only lower.
+    pub limits: HealthLimits,
+}
+
+/// The limits in [`Health`].
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct HealthLimits {
+    /// Fuel per sample.
+    pub fuel: u64,
+    /// Memory per execution, in bytes.
+    pub memory: u64,
+    /// Wall-clock limit, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+/// Whether a `wasmeval serve` served the page, so that code can run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Server {
+    /// Not known yet: the probe is under way.
+    Probing,
+    /// A static host: nothing can run code.
+    Absent,
+    /// A server whose API needs a token (`--token`), which the page does not have.
+    Locked,
+    /// A server answered.
+    Present(Health),
+}
+
+/// The playground's code, kept while other views are shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// The task run against, or none for a program run on `stdin`.
+    pub task: Option<TaskId>,
+    /// The program's language (the task's, for a task).
+    pub language: Language,
+    /// The whole program.
+    pub code: String,
+    /// The input of a program with no task.
+    pub stdin: String,
+}
+
+impl Default for Draft {
+    fn default() -> Self {
+        Draft {
+            task: None,
+            language: Language::Python,
+            code: String::new(),
+            stdin: String::new(),
+        }
+    }
+}
+
+impl Draft {
+    /// A draft for `task`: its language, its prompt to complete.
+    pub fn for_task(task: &Task) -> Draft {
+        Draft {
+            task: Some(task.id.clone()),
+            language: task.language,
+            code: task.prompt.clone(),
+            stdin: String::new(),
         }
     }
 }
@@ -174,6 +250,10 @@ pub struct State {
     pub compare: [Option<String>; 2],
     /// The report of the selection, grouped by `group_by`.
     pub report: Option<Rc<Report>>,
+    /// Whether code can run here.
+    pub server: Server,
+    /// The playground's code.
+    pub draft: Draft,
 }
 
 impl Default for State {
@@ -189,6 +269,8 @@ impl Default for State {
             sample: None,
             compare: [None, None],
             report: None,
+            server: Server::Probing,
+            draft: Draft::default(),
         }
     }
 }
@@ -231,6 +313,17 @@ pub enum Action {
     Sample(Option<u64>),
     /// Choose the first (0) or second (1) model compared.
     Compare(usize, Option<String>),
+    /// The server probe's answer.
+    Server(Server),
+    /// The playground's code changed.
+    Draft(Draft),
+    /// Open a sample's code in the playground, against its task.
+    EditAndRun {
+        /// The sample's task.
+        task_id: TaskId,
+        /// Its program.
+        code: String,
+    },
 }
 
 impl State {
@@ -246,6 +339,11 @@ impl State {
                         data.choices.models.first().cloned(),
                         data.choices.models.get(1).cloned(),
                     ];
+                    next.draft = data
+                        .bundle
+                        .tasks
+                        .first()
+                        .map_or_else(Draft::default, Draft::for_task);
                     next.data = Some(Rc::new(data));
                     next.load = Load::Ready;
                     next.sample = None;
@@ -255,7 +353,10 @@ impl State {
             },
             Action::Failed { source, message } => next.load = Load::Failed { source, message },
             Action::Close => {
-                next = State::default();
+                next = State {
+                    server: next.server,
+                    ..State::default()
+                };
             }
             Action::Query(text) => {
                 next.query_text = text;
@@ -274,6 +375,21 @@ impl State {
             Action::Compare(slot, model) => {
                 if let Some(entry) = next.compare.get_mut(slot) {
                     *entry = model;
+                }
+            }
+            Action::Server(server) => next.server = server,
+            Action::Draft(draft) => next.draft = draft,
+            Action::EditAndRun { task_id, code } => {
+                let task = next
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.bundle.tasks.iter().find(|t| t.id == task_id));
+                if let Some(task) = task {
+                    next.draft = Draft {
+                        code,
+                        ..Draft::for_task(task)
+                    };
+                    next.view = View::Playground;
                 }
             }
         }
@@ -437,6 +553,41 @@ mod tests {
         assert_eq!(state.query_text, "topic=strings");
         assert_eq!(state.term("topic").as_deref(), Some("strings"));
         assert_eq!(state.query.topics_any, ["strings"]);
+    }
+
+    #[test]
+    fn the_playground_starts_on_the_first_task_and_edit_and_run_opens_a_sample_there() {
+        let state = loaded();
+        let first = &state.data.as_ref().unwrap().bundle.tasks[0];
+        assert_eq!(state.draft, Draft::for_task(first));
+        let task_id = state.data.as_ref().unwrap().bundle.tasks[1].id.clone();
+        let edited = state.apply(Action::EditAndRun {
+            task_id: task_id.clone(),
+            code: "def f():\n    return 2\n".into(),
+        });
+        assert_eq!(edited.view, View::Playground);
+        assert_eq!(edited.draft.task, Some(task_id));
+        assert_eq!(edited.draft.code, "def f():\n    return 2\n");
+        // A task the bundle does not have changes nothing.
+        let unknown = edited.apply(Action::EditAndRun {
+            task_id: TaskId("nope".into()),
+            code: String::new(),
+        });
+        assert_eq!(unknown.draft, edited.draft);
+        // Closing the bundle keeps what the probe found.
+        let present = Server::Present(Health {
+            version: "0".into(),
+            languages: vec!["python".into()],
+            limits: HealthLimits {
+                fuel: 1,
+                memory: 1,
+                timeout_ms: 1,
+            },
+        });
+        let closed = unknown
+            .apply(Action::Server(present.clone()))
+            .apply(Action::Close);
+        assert_eq!(closed.server, present);
     }
 
     #[test]

@@ -61,3 +61,38 @@ export async function serve(mounts) {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/**
+ * Starts `wasmeval serve ARGS --bind 127.0.0.1:0` (the binary of lib/report.js) and resolves
+ * once it prints its address. Returns { url, close }; `close` sends SIGTERM and waits for the
+ * exit. The server stops by itself after `seconds`, should a test leave it running.
+ */
+export async function serveWasmeval(args, seconds = 600) {
+  const { spawn } = await import('node:child_process');
+  const { WASMEVAL } = await import('./report.js');
+  const child = spawn('timeout', [String(seconds), WASMEVAL, 'serve', ...args, '--bind', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const exited = once(child, 'exit');
+  const url = await new Promise((resolve, reject) => {
+    const look = (chunk) => {
+      printed += chunk;
+      const found = printed.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (found) resolve(`${found[1]}/`);
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    exited.then(() => reject(new Error(`wasmeval serve exited before listening:\n${printed}`)));
+  });
+  return {
+    url,
+    requests: [],
+    close: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}

@@ -3,10 +3,10 @@
 
 use super::{
     bench::Bench, compare::Compare, explorer::Explorer, filters::Filters, landing::Landing,
-    overview::Overview, performance::Performance, samples::Samples, Store,
+    overview::Overview, performance::Performance, playground::Playground, samples::Samples, Store,
 };
 use crate::browser;
-use crate::state::{Action, Load, State, View};
+use crate::state::{Action, Health, Load, Server, State, View};
 use yew::prelude::*;
 
 /// The bundle `wasmeval report --site` writes beside the page, opened when no other is asked for.
@@ -76,7 +76,8 @@ pub fn app() -> Html {
                     { status.unwrap_or_default() }
                 </p>
                 if store.load == Load::Ready {
-                    <Filters />
+                    // The selection shapes the reports, not what the playground runs.
+                    if store.view != View::Playground { <Filters /> }
                     <main>{ view(store.view) }</main>
                 } else {
                     <Landing />
@@ -86,9 +87,24 @@ pub fn app() -> Html {
     }
 }
 
-/// On start: `?bundle=URL` if given, else the site's own bundle if there is one, else the
-/// landing page.
+/// What a `wasmeval serve` answers at, relative to the page: present only when one served it.
+pub const HEALTH: &str = "api/v1/health";
+
+/// On start: ask whether a server can run code, then open `?bundle=URL` if given, else the site's
+/// own bundle if there is one, else the landing page.
 fn start(store: Store) {
+    {
+        let store = store.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let server = match browser::fetch_text(HEALTH).await {
+                Ok(text) => {
+                    serde_json::from_str::<Health>(&text).map_or(Server::Absent, Server::Present)
+                }
+                Err(_) => Server::Absent,
+            };
+            store.dispatch(Action::Server(server));
+        });
+    }
     if let Some(url) = browser::url_parameter("bundle") {
         load_url(&store, url);
         return;
@@ -107,6 +123,7 @@ fn view(view: View) -> Html {
         View::Performance => html! { <Performance /> },
         View::Compare => html! { <Compare /> },
         View::Samples => html! { <Samples /> },
+        View::Playground => html! { <Playground /> },
     }
 }
 

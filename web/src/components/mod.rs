@@ -11,6 +11,7 @@ pub mod filters;
 pub mod landing;
 pub mod overview;
 pub mod performance;
+pub mod playground;
 pub mod sample_detail;
 pub mod samples;
 

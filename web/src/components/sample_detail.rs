@@ -1,8 +1,9 @@
 //! One sample in detail: its code with line numbers, each test case's verdict and message, the
-//! output excerpts, and what it cost (fuel, time, memory, output).
+//! output excerpts, and what it cost (fuel, time, memory, output); "Edit and run" opens it in the
+//! playground when a server can run it.
 
 use super::use_store;
-use crate::state::Action;
+use crate::state::{Action, Server};
 use wasmeval_core::SampleResult;
 use yew::prelude::*;
 
@@ -18,7 +19,40 @@ pub struct SampleDetailProps {
 pub fn sample_detail(props: &SampleDetailProps) -> Html {
     let store = use_store();
     let r = &props.result;
-    let back = Callback::from(move |_: MouseEvent| store.dispatch(Action::Sample(None)));
+    let back = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Action::Sample(None)))
+    };
+    // Only where a server can run it, and only the whole program (not a long one's start).
+    let editable = match (&store.server, &r.code, &r.code_sha256) {
+        (Server::Present(_), Some(code), None) => Some(code.clone()),
+        _ => None,
+    };
+    let edit = editable.map(|code| {
+        let (store, task_id) = (store.clone(), r.task_id.clone());
+        Callback::from(move |_: MouseEvent| {
+            store.dispatch(Action::EditAndRun {
+                task_id: task_id.clone(),
+                code: code.clone(),
+            })
+        })
+    });
+    html! {
+        <article class="sample" data-testid="sample-detail">
+            <button class="link" onclick={back}>{ "← all samples" }</button>
+            <h2>{ format!("Sample {} of {}", r.index, r.task_id.0) }
+                if let Some(model) = &r.model { { format!(" by {model}") } }</h2>
+            if let Some(edit) = edit {
+                <button data-testid="edit-and-run" onclick={edit}>{ "Edit and run" }</button>
+            }
+            { result_view(r, true) }
+        </article>
+    }
+}
+
+/// A sample's figures, message, code (`with_code`), cases and output excerpts: what the detail
+/// view and the playground (whose editor shows the code) show of a result.
+pub fn result_view(r: &SampleResult, with_code: bool) -> Html {
     let figures = [
         ("verdict", r.verdict.as_str().to_owned()),
         ("fuel", r.fuel.to_string()),
@@ -30,16 +64,15 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
         ("output", format!("{} bytes", r.output_bytes)),
     ];
     html! {
-        <article class="sample" data-testid="sample-detail">
-            <button class="link" onclick={back}>{ "← all samples" }</button>
-            <h2>{ format!("Sample {} of {}", r.index, r.task_id.0) }
-                if let Some(model) = &r.model { { format!(" by {model}") } }</h2>
+        <>
             <dl class="figures">
                 { for figures.iter().map(|(k, v)| html! { <><dt>{ *k }</dt><dd>{ v }</dd></> }) }
             </dl>
             if let Some(message) = &r.message { <p class="message"><code>{ message }</code></p> }
-            <h3>{ "Code" }</h3>
-            { code_block(r.code.as_deref()) }
+            if with_code {
+                <h3>{ "Code" }</h3>
+                { code_block(r.code.as_deref()) }
+            }
             <h3>{ format!("Test cases ({})", r.cases.len()) }</h3>
             <table data-testid="cases">
                 <thead><tr><th>{ "case" }</th><th>{ "verdict" }</th><th>{ "message" }</th></tr></thead>
@@ -55,7 +88,7 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
             </table>
             { excerpt("stdout", &r.stdout) }
             { excerpt("stderr", &r.stderr) }
-        </article>
+        </>
     }
 }
 
