@@ -102,8 +102,14 @@ pub fn router(
     }
     if let Some(site) = site {
         // ServeDir resolves paths inside `site` only (`..`, encoded slashes and absolute paths
-        // are refused), and serves no directory listing.
-        app = app.fallback_service(tower_http::services::ServeDir::new(site));
+        // are refused), and serves no directory listing; `confine_to_site` refuses what a
+        // symbolic link in the folder would lead out of it.
+        let root = Arc::new(site.canonicalize().unwrap_or_else(|_| site.clone()));
+        app = app.merge(
+            Router::new()
+                .fallback_service(tower_http::services::ServeDir::new(site))
+                .layer(axum::middleware::from_fn_with_state(root, confine_to_site)),
+        );
     }
     if let Some(origin) = cors {
         app = app.layer(
@@ -114,6 +120,20 @@ pub fn router(
         );
     }
     app
+}
+
+/// 404 for a path whose file, links resolved, is not inside the site folder `root` (canonical).
+async fn confine_to_site(
+    State(root): State<Arc<PathBuf>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let path = percent_encoding::percent_decode_str(request.uri().path()).decode_utf8_lossy();
+    // A path that does not exist is ServeDir's to refuse; one that does must resolve inside.
+    match std::fs::canonicalize(root.join(path.trim_start_matches('/'))) {
+        Ok(real) if !real.starts_with(root.as_path()) => StatusCode::NOT_FOUND.into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 /// An API error: a status and a JSON body `{"error": .., "path": ..}`.

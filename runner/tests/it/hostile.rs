@@ -117,28 +117,63 @@ pub(crate) fn check_corpus_against(
     );
 }
 
+/// Every corpus of run-time programs with the task it attacks, as `(language, task file,
+/// programs)`: the tests below run each through `wasmeval run`, and serve.rs sends the same
+/// through the server's API.
+pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> {
+    vec![
+        ("python", "task.json", run_time_corpus("python", "py")),
+        (
+            "python",
+            "assertion_task.json",
+            assertion_corpus("python", "py"),
+        ),
+        ("js", "task.json", run_time_corpus("js", "js")),
+        ("js", "calls_task.json", calls_corpus("js", "js")),
+        ("c", "task.json", run_time_corpus("c", "c")),
+        ("c", "assertion_task.json", assertion_corpus("c", "c")),
+        ("cpp", "task.json", run_time_corpus("cpp", "cpp")),
+        ("cpp", "assertion_task.json", assertion_corpus("cpp", "cpp")),
+        ("cpp", "calls_task.json", calls_corpus("cpp", "cpp")),
+        ("rust", "task.json", run_time_corpus("rust", "rs")),
+        (
+            "rust",
+            "assertion_task.json",
+            assertion_corpus("rust", "rs"),
+        ),
+        ("rust", "calls_task.json", calls_corpus("rust", "rs")),
+    ]
+}
+
 #[test]
 fn every_hostile_python_program_gets_its_expected_verdict_and_the_host_is_untouched() {
-    let programs: Vec<Hostile> = corpus("python", "py", "#")
-        .into_iter()
-        .filter(|p| !p.name.starts_with("as_"))
-        .collect();
-    check_corpus("python", &programs, 15);
+    check_corpus("python", &run_time_corpus("python", "py"), 15);
 }
 
 #[test]
 fn no_python_program_passes_assertion_tests_by_forging_the_report_or_patching_the_test() {
-    let programs: Vec<Hostile> = corpus("python", "py", "#")
-        .into_iter()
-        .filter(|p| p.name.starts_with("as_"))
-        .collect();
-    check_corpus_against("python", "assertion_task.json", &programs, 8);
+    check_corpus_against(
+        "python",
+        "assertion_task.json",
+        &assertion_corpus("python", "py"),
+        8,
+    );
 }
 
-/// The programs of a compiled language's corpus that are about run time (`ct_*` ones are about
-/// compile time and are checked in `toolchain.rs`; `as_*` ones attack the assertion task).
-fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
-    corpus(language, ext, "//")
+/// A corpus's header comments: `#` in Python, `//` in the others.
+fn comment_of(ext: &str) -> &'static str {
+    if ext == "py" {
+        "#"
+    } else {
+        "//"
+    }
+}
+
+/// The programs of a language's corpus that are about run time (`ct_*` ones are about compile
+/// time and are checked in `toolchain.rs`; `as_*` and `ca_*` ones attack the assertion and calls
+/// tasks).
+pub(crate) fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+    corpus(language, ext, comment_of(ext))
         .into_iter()
         .filter(|p| {
             !["ct_", "as_", "ca_"]
@@ -148,9 +183,9 @@ fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
         .collect()
 }
 
-/// The `as_*` programs of a compiled language's corpus: candidates for `assertion_task.json`.
+/// The `as_*` programs of a language's corpus: candidates for `assertion_task.json`.
 fn assertion_corpus(language: &str, ext: &str) -> Vec<Hostile> {
-    corpus(language, ext, "//")
+    corpus(language, ext, comment_of(ext))
         .into_iter()
         .filter(|p| p.name.starts_with("as_"))
         .collect()
@@ -181,10 +216,10 @@ fn no_rust_program_passes_assertion_tests_by_exiting_or_shadowing_them() {
     );
 }
 
-/// The `ca_*` programs of a compiled language's corpus: candidates for `calls_task.json`, a
-/// HumanEval-X task whose asserts are imported as host-judged calls.
-fn calls_corpus(language: &str, ext: &str) -> Vec<Hostile> {
-    corpus(language, ext, "//")
+/// The `ca_*` programs of a language's corpus: candidates for `calls_task.json`, a task whose
+/// asserts are host-judged calls.
+pub(crate) fn calls_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+    corpus(language, ext, comment_of(ext))
         .into_iter()
         .filter(|p| p.name.starts_with("ca_"))
         .collect()

@@ -349,3 +349,101 @@ fn a_batch_streams_one_line_per_request_and_names_the_bad_ones() {
         }
     }
 }
+
+#[test]
+fn the_hostile_corpora_get_the_verdicts_their_headers_expect_through_the_api_too() {
+    // Every (language, test kind) pair that `run` is checked against in hostile.rs, sent as one
+    // batch through the server with the limits those headers assume.
+    let work = tempfile::tempdir().unwrap();
+    let corpora = crate::hostile::every_corpus();
+    let mut args: Vec<String> = [
+        "--memory",
+        "256MiB",
+        "--output-limit",
+        "1MiB",
+        "--fuel",
+        "4000000000",
+        "--timeout",
+        "60s",
+        "--max-body",
+        "16MiB",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut lines = String::new();
+    let mut expected = std::collections::BTreeMap::new();
+    for (language, task_file, programs) in &corpora {
+        let task: Value = serde_json::from_str(
+            &std::fs::read_to_string(repo().join("tests/hostile").join(language).join(task_file))
+                .unwrap(),
+        )
+        .unwrap();
+        let tasks = work.path().join(format!("{language}-{task_file}l"));
+        std::fs::write(&tasks, format!("{task}\n")).unwrap();
+        args.extend(["--tasks".into(), tasks.display().to_string()]);
+        let task_id = task.get("task_id").unwrap_or(&task["id"]).clone();
+        for program in programs {
+            let name = format!("{language}/{task_file}/{}", program.name);
+            lines.push_str(&format!(
+                "{}\n",
+                json!({"task_id": task_id, "solution": program.source, "model": name})
+            ));
+            expected.insert(name, program.expect.clone());
+        }
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = Server::start(&args);
+    let (status, _, body) = server.post("/api/v1/evaluate/batch", &lines, "");
+    assert_eq!(status, 200, "{body}");
+    let mut failures = Vec::new();
+    let mut answered = 0;
+    for line in dechunk(&body).lines().filter(|l| !l.trim().is_empty()) {
+        let result = json_of(line);
+        let name = result["model"].as_str().unwrap_or_else(|| panic!("{line}"));
+        let verdict = result["verdict"].as_str().unwrap();
+        answered += 1;
+        if expected.get(name).map(String::as_str) != Some(verdict) {
+            failures.push(format!(
+                "{name}: expected {:?}, got {verdict} ({})",
+                expected.get(name),
+                result["message"]
+            ));
+        }
+    }
+    assert_eq!(answered, expected.len(), "every program gets one answer");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_link_in_the_site_folder_does_not_lead_out_of_it() {
+    let work = tempfile::tempdir().unwrap();
+    let site = work.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    for file in [
+        "index.html",
+        "style.css",
+        "wasmeval_web.js",
+        "wasmeval_web_bg.wasm",
+    ] {
+        std::fs::write(site.join(file), "site file").unwrap();
+    }
+    let secret = work.path().join("secret.txt");
+    std::fs::write(&secret, "outside the site").unwrap();
+    std::os::unix::fs::symlink(&secret, site.join("leak.txt")).unwrap();
+    std::os::unix::fs::symlink(work.path(), site.join("up")).unwrap();
+    std::os::unix::fs::symlink(site.join("style.css"), site.join("inside.css")).unwrap();
+    let server = Server::start(&["--site-assets", site.to_str().unwrap()]);
+    assert_eq!(server.get("/index.html"), (200, "site file".into()));
+    // A link that stays inside is fine; one that leads out finds nothing, however it is spelt.
+    assert_eq!(server.get("/inside.css").0, 200);
+    for path in [
+        "/leak.txt",
+        "/up/secret.txt",
+        "/%6ceak.txt",
+        "/up%2fsecret.txt",
+    ] {
+        let (status, body) = server.get(path);
+        assert!(status == 404 || status == 400, "{path}: {status}");
+        assert!(!body.contains("outside the site"), "{path}: {body}");
+    }
+}
