@@ -24,7 +24,7 @@ enum Run {
     /// A task's sample, judged.
     Judged(Box<SampleResult>),
     /// A program run on its stdin.
-    Ran(ProgramRun),
+    Ran(Box<ProgramRun>),
     /// The run could not be done, and why.
     Failed(String),
 }
@@ -303,7 +303,7 @@ fn start_run(run: UseStateHandle<Run>, draft: &Draft, task: Option<&Task>) {
                 Err(e) => Run::Failed(format!("the server's answer is not a result: {e}")),
             },
             Ok(text) => match serde_json::from_str::<ProgramRun>(&text) {
-                Ok(ran) => Run::Ran(ran),
+                Ok(ran) => Run::Ran(Box::new(ran)),
                 Err(e) => Run::Failed(format!("the server's answer is not a run: {e}")),
             },
         };
