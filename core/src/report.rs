@@ -531,6 +531,68 @@ impl Bundle {
     }
 }
 
+/// One run to combine with others: its name (a folder or file name, which labels its results
+/// that name no model), its tasks and its results.
+#[derive(Debug, Clone)]
+pub struct NamedRun {
+    /// The folder's or file's name.
+    pub name: String,
+    /// Its tasks.
+    pub tasks: Vec<Task>,
+    /// Its results.
+    pub results: Vec<SampleResult>,
+}
+
+/// The name a run gets from its folder's or bundle file's name: the bundle's without `.json`.
+pub fn run_name(file_name: &str) -> &str {
+    file_name.strip_suffix(".json").unwrap_or(file_name)
+}
+
+/// Several runs over the same tasks as one: the tasks once, every run's results after the
+/// previous run's, renumbered so that sample indexes stay distinct, and each result without a
+/// model labelled by its run's name. Runs over different task sets are refused, naming the first
+/// run that differs and a task that differs: their scores would not be comparable.
+pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), String> {
+    let mut runs = runs.into_iter();
+    let Some(first) = runs.next() else {
+        return Err("no run to combine".into());
+    };
+    let single = runs.len() == 0;
+    let by_id = |tasks: &[Task]| -> std::collections::BTreeMap<crate::TaskId, Task> {
+        tasks.iter().map(|t| (t.id.clone(), t.clone())).collect()
+    };
+    let reference = by_id(&first.tasks);
+    let mut results = Vec::new();
+    let mut next_index = 0u64;
+    let (first_name, first_tasks) = (first.name.clone(), first.tasks.clone());
+    for run in std::iter::once(first).chain(runs) {
+        let tasks = by_id(&run.tasks);
+        if tasks != reference {
+            let differing = reference
+                .keys()
+                .chain(tasks.keys())
+                .find(|id| reference.get(*id) != tasks.get(*id))
+                .map_or_else(String::new, |id| format!(" (task {id} differs)"));
+            return Err(format!(
+                "{} and {} were run on different tasks{differing}: combine runs of one task set",
+                first_name, run.name
+            ));
+        }
+        let offset = next_index;
+        for mut result in run.results {
+            if !single {
+                result.index += offset;
+                if result.model.is_none() {
+                    result.model = Some(run.name.clone());
+                }
+            }
+            next_index = next_index.max(result.index + 1);
+            results.push(result);
+        }
+    }
+    Ok((first_tasks, results))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,6 +611,49 @@ mod tests {
             "topic,n\r\n\"a, b\",1\r\n\"say \"\"x\"\"\",2\r\n"
         );
         assert_eq!(table.to_text(), "topic    n\na, b     1\nsay \"x\"  2\n");
+    }
+
+    #[test]
+    fn runs_combine_with_distinct_indexes_and_their_names_as_models_but_only_over_one_task_set() {
+        let bundle = crate::synthetic::bundle(20, 3);
+        let unlabelled: Vec<SampleResult> = bundle
+            .results
+            .iter()
+            .cloned()
+            .map(|r| SampleResult { model: None, ..r })
+            .collect();
+        let run = |name: &str, results: Vec<SampleResult>| NamedRun {
+            name: name.into(),
+            tasks: bundle.tasks.clone(),
+            results,
+        };
+        let (tasks, results) = combine(vec![
+            run("a", unlabelled.clone()),
+            run("b", bundle.results.clone()),
+        ])
+        .unwrap();
+        assert_eq!(tasks.len(), bundle.tasks.len());
+        assert_eq!(results.len(), 2 * bundle.results.len());
+        let indexes: std::collections::BTreeSet<u64> = results.iter().map(|r| r.index).collect();
+        assert_eq!(indexes.len(), results.len(), "indexes stay distinct");
+        let (first, second) = results.split_at(bundle.results.len());
+        assert!(first.iter().all(|r| r.model.as_deref() == Some("a")));
+        // Results that name their model keep it.
+        assert!(second
+            .iter()
+            .zip(&bundle.results)
+            .all(|(r, o)| r.model == o.model));
+        // One run alone is left as it is.
+        let (_, alone) = combine(vec![run("a", unlabelled.clone())]).unwrap();
+        assert_eq!(alone, unlabelled);
+
+        let mut other = run("c", unlabelled);
+        other.tasks[0].prompt.push_str("changed");
+        let refused = combine(vec![run("a", Vec::new()), other]).unwrap_err();
+        assert!(
+            refused.starts_with("a and c were run on different tasks (task "),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub struct SampleFile {
     line: u64,
     index: u64,
     buffer: Vec<u8>,
+    model: Option<String>,
 }
 
 impl SampleFile {
@@ -86,7 +87,13 @@ impl SampleFile {
             line: 0,
             index: 0,
             buffer: Vec::new(),
+            model: None,
         })
+    }
+
+    /// Labels the samples that name no model with `model` (`run --model`).
+    pub fn labelled(self, model: Option<String>) -> SampleFile {
+        SampleFile { model, ..self }
     }
 
     /// The SHA-256 (hex) of the bytes read so far: of the whole (decompressed) file once the
@@ -132,12 +139,15 @@ impl SampleFile {
             if text.is_empty() {
                 continue;
             }
-            let record = humaneval::parse_sample(
+            let mut record = humaneval::parse_sample(
                 &self.path.display().to_string(),
                 self.line,
                 self.index,
                 text,
             )?;
+            if record.0.model.is_none() {
+                record.0.model.clone_from(&self.model);
+            }
             self.index += 1;
             return Ok(Some(SampleLine::Read(record)));
         }
@@ -188,7 +198,7 @@ impl SampleFile {
         let sample = Sample {
             index: self.index,
             task_id,
-            model,
+            model: model.or_else(|| self.model.clone()),
             code: SampleCode::Solution(String::new()),
             info: Default::default(),
         };

@@ -38,6 +38,9 @@ pub struct RunManifest {
     pub c_compiler: Option<String>,
     /// The limits, as given.
     pub limits: crate::sandbox::Limits,
+    /// `--model`, the label of samples that name no model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl RunManifest {
@@ -66,6 +69,7 @@ impl RunManifest {
         check(self.rust_compiler == other.rust_compiler, "Rust compiler");
         check(self.c_compiler == other.c_compiler, "C/C++ compiler");
         check(self.limits == other.limits, "limits");
+        check(self.model == other.model, "--model");
         differs
     }
 }

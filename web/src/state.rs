@@ -9,7 +9,7 @@ use std::rc::Rc;
 use wasmeval_core::facets::Facet;
 use wasmeval_core::metrics::ScoreOptions;
 use wasmeval_core::query::Query;
-use wasmeval_core::report::{Bundle, Prepared, Report};
+use wasmeval_core::report::{Bundle, NamedRun, Prepared, Report};
 use wasmeval_core::{Language, Task, TaskId};
 
 /// A loaded bundle with the values its filters offer.
@@ -287,6 +287,10 @@ pub enum Action {
         /// Its contents.
         text: String,
     },
+    /// Several files' texts arrived (name, text): one opens as [`Action::Loaded`] does;
+    /// several bundles over the same tasks combine into one, results without a model labelled by
+    /// their file's name (`report::combine`, as `wasmeval report A B` does).
+    LoadedRuns(Vec<(String, String)>),
     /// A source could not be read.
     Failed {
         /// A URL or a file name.
@@ -332,23 +336,23 @@ impl State {
         let mut next = self.clone();
         match action {
             Action::Loading(source) => next.load = Load::Loading(source),
-            Action::Loaded { source, text } => match Bundle::parse(&text) {
-                Ok(bundle) => {
-                    let data = Dataset::new(source, bundle);
-                    next.compare = [
-                        data.choices.models.first().cloned(),
-                        data.choices.models.get(1).cloned(),
-                    ];
-                    next.draft = data
-                        .bundle
-                        .tasks
-                        .first()
-                        .map_or_else(Draft::default, Draft::for_task);
-                    next.data = Some(Rc::new(data));
-                    next.load = Load::Ready;
-                    next.sample = None;
-                    next.rescore();
+            Action::LoadedRuns(mut files) if files.len() == 1 => {
+                let (source, text) = files.remove(0);
+                return self.apply(Action::Loaded { source, text });
+            }
+            Action::LoadedRuns(files) => {
+                let source = files
+                    .iter()
+                    .map(|(name, _)| name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                match combine_bundles(files) {
+                    Ok(bundle) => next.open(source, bundle),
+                    Err(message) => next.load = Load::Failed { source, message },
                 }
+            }
+            Action::Loaded { source, text } => match Bundle::parse(&text) {
+                Ok(bundle) => next.open(source, bundle),
                 Err(message) => next.load = Load::Failed { source, message },
             },
             Action::Failed { source, message } => next.load = Load::Failed { source, message },
@@ -396,6 +400,24 @@ impl State {
         next
     }
 
+    /// Shows `bundle`, opened from `source`.
+    fn open(&mut self, source: String, bundle: Bundle) {
+        let data = Dataset::new(source, bundle);
+        self.compare = [
+            data.choices.models.first().cloned(),
+            data.choices.models.get(1).cloned(),
+        ];
+        self.draft = data
+            .bundle
+            .tasks
+            .first()
+            .map_or_else(Draft::default, Draft::for_task);
+        self.data = Some(Rc::new(data));
+        self.load = Load::Ready;
+        self.sample = None;
+        self.rescore();
+    }
+
     /// Parses `query_text`; on success the selection changes and the report follows, on failure
     /// the old selection stays in force and the error is shown.
     fn apply_query_text(&mut self) {
@@ -423,6 +445,22 @@ impl State {
             .find(|(f, _)| f == field)
             .map(|(_, v)| v)
     }
+}
+
+/// Several bundles (file name, text) over the same tasks as one, each file's results without a
+/// model labelled by the file's name without `.json`. An error names the file at fault.
+fn combine_bundles(files: Vec<(String, String)>) -> Result<Bundle, String> {
+    let mut runs = Vec::new();
+    for (name, text) in files {
+        let bundle = Bundle::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+        runs.push(NamedRun {
+            name: wasmeval_core::report::run_name(&name).to_owned(),
+            tasks: bundle.tasks,
+            results: bundle.results,
+        });
+    }
+    let (tasks, results) = wasmeval_core::report::combine(runs)?;
+    Ok(Bundle::new(tasks, results))
 }
 
 /// The report the site shows for a selection and grouping: the command line's defaults
@@ -588,6 +626,38 @@ mod tests {
             .apply(Action::Server(present.clone()))
             .apply(Action::Close);
         assert_eq!(closed.server, present);
+    }
+
+    #[test]
+    fn several_bundles_combine_as_the_command_line_does_and_other_tasks_are_refused() {
+        let mut bundle = synthetic::bundle(60, 1);
+        for result in &mut bundle.results {
+            result.model = None;
+        }
+        let text = serde_json::to_string(&bundle).unwrap();
+        let state = State::default().apply(Action::LoadedRuns(vec![
+            ("run-a.json".into(), text.clone()),
+            ("run-b.json".into(), text.clone()),
+        ]));
+        assert_eq!(state.load, Load::Ready);
+        let data = state.data.as_ref().unwrap();
+        assert_eq!(data.source, "run-a.json + run-b.json");
+        assert_eq!(data.choices.models, ["run-a", "run-b"]);
+        assert_eq!(data.bundle.results.len(), 2 * bundle.results.len());
+        assert_eq!(state.compare, [Some("run-a".into()), Some("run-b".into())]);
+
+        let mut other = bundle.clone();
+        other.tasks.pop();
+        let refused = State::default().apply(Action::LoadedRuns(vec![
+            ("run-a.json".into(), text),
+            ("other.json".into(), serde_json::to_string(&other).unwrap()),
+        ]));
+        match refused.load {
+            Load::Failed { message, .. } => {
+                assert!(message.contains("were run on different tasks"), "{message}")
+            }
+            load => panic!("{load:?}"),
+        }
     }
 
     #[test]

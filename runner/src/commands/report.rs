@@ -13,15 +13,17 @@ use wasmeval_core::facets::Facet;
 use wasmeval_core::formats::{jsonl, tasks};
 use wasmeval_core::metrics::{ScoreOptions, DEFAULT_ATTEMPT_K};
 use wasmeval_core::query::Query;
-use wasmeval_core::report::{Bundle, Report};
+use wasmeval_core::report::{self, Bundle, Report};
 use wasmeval_core::{SampleResult, Task};
 
 /// Flags of `wasmeval report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// A run's output folder (with results.jsonl and tasks.jsonl), or a bundle (.json).
-    #[arg(value_name = "RESULTS")]
-    pub results: PathBuf,
+    /// A run's output folder (with results.jsonl and tasks.jsonl), or a bundle (.json). Several
+    /// runs over the same tasks combine into one report; results that name no model are
+    /// labelled by their folder's name (`report out/model-a out/model-b --by model`).
+    #[arg(value_name = "RESULTS", required = true, num_args = 1..)]
+    pub results: Vec<PathBuf>,
     /// Task file, for a results folder written without tasks.jsonl.
     #[arg(long, value_name = "FILE")]
     pub tasks: Option<PathBuf>,
@@ -82,7 +84,7 @@ fn parse_facet(text: &str) -> Result<Facet, String> {
 
 /// Runs `wasmeval report`.
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let (tasks, results) = load(&args.results, args.tasks.as_deref())?;
+    let (tasks, results) = load_all(&args.results, args.tasks.as_deref())?;
     let mut query = Query::default();
     for text in &args.queries {
         query = query.and(parse_query(text)?);
@@ -201,11 +203,47 @@ fn parse_query(text: &str) -> anyhow::Result<Query> {
     Query::parse(&query_text).map_err(|e| BadInput(format!("{source}: {e}")).into())
 }
 
+/// Tasks and results of several run folders or bundles, combined (see [`report::combine`]).
+fn load_all(
+    paths: &[PathBuf],
+    tasks_file: Option<&Path>,
+) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+    let name_of = |path: &Path| match path.file_name() {
+        Some(name) => report::run_name(&name.to_string_lossy()).to_owned(),
+        None => path.display().to_string(),
+    };
+    let names: Vec<String> = paths.iter().map(|p| name_of(p)).collect();
+    let mut runs = Vec::new();
+    for (path, name) in paths.iter().zip(&names) {
+        let (tasks, results) = load(path, tasks_file)?;
+        // Two folders of one name (a/out, b/out) are told apart by their whole paths.
+        let unique = names.iter().filter(|n| *n == name).count() == 1;
+        runs.push(report::NamedRun {
+            name: if unique {
+                name.clone()
+            } else {
+                path.display().to_string()
+            },
+            tasks,
+            results,
+        });
+    }
+    report::combine(runs).map_err(|e| BadInput(e).into())
+}
+
 /// Tasks and results from a run folder or a bundle file.
 pub(crate) fn load(
     path: &Path,
     tasks_file: Option<&Path>,
 ) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+    if !path.exists() {
+        return Err(BadInput(format!(
+            "{}: no such folder or file; give a run's output folder (the --out of `wasmeval run`) \
+             or a bundle (.json)",
+            path.display()
+        ))
+        .into());
+    }
     if path.is_file() {
         let text = input::read_text(path)?;
         let bundle =

@@ -46,6 +46,10 @@ pub struct RunArgs {
     /// Worker threads [default: number of cores].
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Label every sample that names no model with NAME (human-eval, EvalPlus and bigcode samples
+    /// have no `model` field): `report` and the site compare models by it.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
     /// Discard results already in the output folder instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
@@ -107,6 +111,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .filter(|_| plan.needs(Language::C) || plan.needs(Language::Cpp))
             .and_then(|t| t.c_compiler_identity()),
         limits,
+        model: args.model.clone(),
     };
     drop(tasks_text);
     // Held until the run ends: a second run on this folder refuses instead of repeating the work.
@@ -152,7 +157,7 @@ impl Plan {
             samples_sha256: String::new(),
         };
         let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
-        let mut file = input::SampleFile::open(&args.samples, args.max_sample_bytes)?;
+        let mut file = samples_file(args)?;
         for line in &mut file {
             let (sample, read_whole) = match line? {
                 SampleLine::Read((sample, _)) => (sample, true),
@@ -207,6 +212,11 @@ impl Plan {
     fn needs(&self, language: Language) -> bool {
         self.languages.contains(&language)
     }
+}
+
+/// The samples file, opened for a pass, its samples labelled by `--model`.
+fn samples_file(args: &RunArgs) -> anyhow::Result<input::SampleFile> {
+    Ok(input::SampleFile::open(&args.samples, args.max_sample_bytes)?.labelled(args.model.clone()))
 }
 
 /// The tasks by id.
@@ -288,7 +298,7 @@ fn execute(
         );
     }
     let done: std::collections::HashSet<u64> = store.done_indexes().collect();
-    let mut file = input::SampleFile::open(&args.samples, args.max_sample_bytes)?;
+    let mut file = samples_file(args)?;
     let work = (&mut file).filter_map(|line| {
         let line = match line {
             Ok(line) => line,
@@ -462,7 +472,7 @@ fn write_compatible(args: &RunArgs, results: &[SampleResult]) -> anyhow::Result<
     atomic_file::write_with(
         &args.out.join(format!("{samples_name}_results.jsonl")),
         |out| {
-            for line in input::SampleFile::open(&args.samples, args.max_sample_bytes)? {
+            for line in samples_file(args)? {
                 let (index, fields) = match line? {
                     SampleLine::Read((sample, fields)) => (sample.index, fields),
                     SampleLine::Oversized { sample, .. } => {

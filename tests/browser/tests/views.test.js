@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
@@ -71,6 +71,28 @@ test('without a bundle beside it the landing page opens the demo, dropped and pi
   assertNoUncaught(picked);
   await page.close();
   await picked.close();
+});
+
+test('two bundles picked at once combine into one comparison, as `wasmeval report A B` does', async () => {
+  // Two runs whose results name no model (as human-eval samples do): each is labelled by its
+  // file's name, in the overview and in the Compare menus.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-runs-'));
+  const parsed = JSON.parse(await readFile(bundle, 'utf8'));
+  for (const result of parsed.results) delete result.model;
+  const runs = ['run-a.json', 'run-b.json'].map((name) => path.join(dir, name));
+  for (const run of runs) await writeFile(run, JSON.stringify(parsed));
+  const page = await open('landing/');
+  await page.locator('[data-testid=file-input]').setInputFiles(runs);
+  const expected = expectedOverview(runs, { by: ['model'] });
+  assert.deepEqual(expected.rows.map((r) => r.group), ['run-a', 'run-b']);
+  await waitForOverview(page, expected, 'two picked bundles');
+  await page.click('[data-testid=view-compare]');
+  const chosen = (slot) => page.$eval(`[data-testid=compare-${slot}]`, (s) => s.value);
+  await waitFor(page, '[data-testid=compare-1]');
+  assert.deepEqual([await chosen(0), await chosen(1)], ['run-a', 'run-b']);
+  assertNoUncaught(page);
+  await page.close();
+  await rm(dir, { recursive: true, force: true });
 });
 
 test('a filter menu writes its term into the query, and the numbers follow', async () => {

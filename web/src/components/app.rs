@@ -7,6 +7,8 @@ use super::{
 };
 use crate::browser;
 use crate::state::{Action, Health, Load, Server, State, View};
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The bundle `wasmeval report --site` writes beside the page, opened when no other is asked for.
@@ -29,22 +31,41 @@ pub fn load_url(store: &Store, url: String) {
     });
 }
 
-/// Reads a picked or dropped file and hands its text to the store. The reader lives in `holder`
-/// until it finishes (dropping it would cancel the read).
-pub fn load_file(store: &Store, file: web_sys::File, holder: &super::landing::ReaderHolder) {
-    let name = file.name();
-    store.dispatch(Action::Loading(name.clone()));
-    let store = store.clone();
-    let reader = gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
-        store.dispatch(match read {
-            Ok(text) => Action::Loaded { source: name, text },
-            Err(e) => Action::Failed {
-                source: name,
-                message: format!("cannot read the file: {e}"),
-            },
-        })
-    });
-    *holder.borrow_mut() = Some(reader);
+/// Reads picked or dropped files and hands their texts to the store once all are read: one
+/// bundle opens as it is, several combine into one (see `Action::LoadedRuns`). The readers live
+/// in `holder` until they finish (dropping one would cancel its read).
+pub fn load_files(store: &Store, files: Vec<web_sys::File>, holder: &super::landing::ReaderHolder) {
+    if files.is_empty() {
+        return;
+    }
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    store.dispatch(Action::Loading(names.join(", ")));
+    let texts: Rc<RefCell<Vec<Option<String>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
+    let mut readers = Vec::new();
+    for (slot, file) in files.into_iter().enumerate() {
+        let (store, texts, names) = (store.clone(), texts.clone(), names.clone());
+        let reader =
+            gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
+                let text = match read {
+                    Ok(text) => text,
+                    Err(e) => {
+                        return store.dispatch(Action::Failed {
+                            source: names[slot].clone(),
+                            message: format!("cannot read the file: {e}"),
+                        })
+                    }
+                };
+                texts.borrow_mut()[slot] = Some(text);
+                let done: Option<Vec<String>> = texts.borrow().iter().cloned().collect();
+                if let Some(done) = done {
+                    store.dispatch(Action::LoadedRuns(
+                        names.iter().cloned().zip(done).collect(),
+                    ));
+                }
+            });
+        readers.push(reader);
+    }
+    *holder.borrow_mut() = readers;
 }
 
 /// The root component.

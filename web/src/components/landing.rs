@@ -1,7 +1,7 @@
 //! The landing page: open a bundle from a file (picker or drag and drop), a URL, or the demo;
 //! and the error of the last attempt, which for a malformed bundle names the field's path.
 
-use super::app::{load_file, load_url, DEMO_BUNDLE};
+use super::app::{load_files, load_url, DEMO_BUNDLE};
 use super::use_store;
 use crate::state::Load;
 use std::cell::RefCell;
@@ -13,7 +13,7 @@ use yew::prelude::*;
 #[function_component(Landing)]
 pub fn landing() -> Html {
     let store = use_store();
-    let reader = use_mut_ref(|| None);
+    let reader = use_mut_ref(Vec::new);
     let dragging = use_state(|| false);
     let url = use_state(String::new);
 
@@ -21,9 +21,7 @@ pub fn landing() -> Html {
         let (store, reader) = (store.clone(), reader.clone());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Some(file) = input.files().and_then(|files| files.get(0)) {
-                load_file(&store, file, &reader);
-            }
+            load_files(&store, files_of(input.files()), &reader);
         })
     };
     let on_drop = {
@@ -31,13 +29,8 @@ pub fn landing() -> Html {
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
-            let file = e
-                .data_transfer()
-                .and_then(|t| t.files())
-                .and_then(|files| files.get(0));
-            if let Some(file) = file {
-                load_file(&store, file, &reader);
-            }
+            let files = files_of(e.data_transfer().and_then(|t| t.files()));
+            load_files(&store, files, &reader);
         })
     };
     let on_drag_over = {
@@ -87,11 +80,11 @@ pub fn landing() -> Html {
                 ondragleave={on_drag_leave}
                 data-testid="drop-zone"
             >
-                <p>{ "Drop a results bundle here (" }<code>{ "wasmeval report --bundle FILE" }</code>{ "), or" }</p>
+                <p>{ "Drop a results bundle here (" }<code>{ "wasmeval report --bundle FILE" }</code>{ "), or several runs' bundles over the same tasks to compare them, or" }</p>
                 <label class="button">
-                    { "Choose a file…" }
+                    { "Choose files…" }
                     <input type="file" accept=".json,application/json" onchange={on_pick}
-                        data-testid="file-input" disabled={busy} />
+                        data-testid="file-input" disabled={busy} multiple=true />
                 </label>
                 <button onclick={on_demo} data-testid="open-demo" disabled={busy}>
                     { "Open the demo" }
@@ -112,4 +105,12 @@ pub fn landing() -> Html {
 }
 
 /// Keeps the type of the reader holder in one place.
-pub type ReaderHolder = Rc<RefCell<Option<gloo::file::callbacks::FileReader>>>;
+pub type ReaderHolder = Rc<RefCell<Vec<gloo::file::callbacks::FileReader>>>;
+
+/// The files of a picker or a drop, in order.
+fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
