@@ -167,6 +167,9 @@ impl Query {
             let (field, value) = term
                 .split_once('=')
                 .ok_or_else(|| format!("query term `{term}`: expected field=value"))?;
+            if let Some(hint) = syntax_hint(field.trim(), value) {
+                return Err(format!("query term `{term}`: {hint}"));
+            }
             let values: Vec<String> = value.split('|').map(|v| v.trim().to_owned()).collect();
             let term_query = match field.trim() {
                 "source" => {
@@ -235,12 +238,201 @@ impl Query {
                     tasks: values,
                     ..Query::default()
                 },
-                other => return Err(format!("unknown query field `{other}`")),
+                other => {
+                    let guess = closest(other, &FIELDS)
+                        .map_or_else(String::new, |f| format!("did you mean `{f}`? "));
+                    return Err(format!(
+                        "unknown query field `{other}`; {guess}fields are: {}",
+                        FIELDS.join(", ")
+                    ));
+                }
             };
             query = query.and(term_query);
         }
         Ok(query)
     }
+}
+
+/// The fields a term may name (`topics` and `complexity` are accepted as aliases).
+pub const FIELDS: [&str; 11] = [
+    "source",
+    "topic",
+    "topics_all",
+    "year",
+    "cyclomatic",
+    "cognitive",
+    "loc",
+    "language",
+    "difficulty",
+    "model",
+    "task",
+];
+
+/// What is wrong with a term written as other query languages write it, with the right syntax.
+fn syntax_hint(field: &str, value: &str) -> Option<String> {
+    if let Some(rest) = value.strip_prefix('=') {
+        return Some(format!("write one `=`: `{field}={rest}`"));
+    }
+    let words: Vec<&str> = value.split_whitespace().collect();
+    if let Some(at) = words
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case("and") || *w == "&&")
+    {
+        if words.get(at + 1).is_some_and(|next| next.contains('=')) {
+            let (left, right) = (words[..at].join(" "), words[at + 1..].join(" "));
+            return Some(format!(
+                "terms are joined by `;`, not `{}`: `{field}={left};{right}`",
+                words[at]
+            ));
+        }
+    }
+    let ranged = matches!(
+        field,
+        "year" | "cyclomatic" | "complexity" | "cognitive" | "loc"
+    );
+    if ranged {
+        if let Some((low, high)) = value.split_once('-') {
+            if !low.trim().is_empty() && low.trim().chars().all(|c| c.is_ascii_digit()) {
+                return Some(format!(
+                    "ranges are written `min..max`: `{field}={}..{}`",
+                    low.trim(),
+                    high.trim()
+                ));
+            }
+        }
+    }
+    if value.contains(',') && (ranged || field == "language") {
+        return Some(format!(
+            "alternatives are separated by `|`: `{field}={}`",
+            value
+                .split(',')
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join("|")
+        ));
+    }
+    None
+}
+
+/// The word of `words` nearest to `word` by edit distance, when it is near (2 edits at most).
+fn closest<'w>(word: &str, words: &[&'w str]) -> Option<&'w str> {
+    fn distance(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut previous = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let substitution = previous + usize::from(ca != cb);
+                previous = row[j + 1];
+                row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+            }
+        }
+        row[b.len()]
+    }
+    words
+        .iter()
+        .map(|w| (distance(&word.to_ascii_lowercase(), w), *w))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, w)| w)
+}
+
+/// Why `query` selects nothing from `tasks` and `results`, one line per reason: each value a
+/// term asks for that no task (or no result, for models) has, with the values there are; or,
+/// when every value exists, that no task has them all together.
+pub fn explain_empty(query: &Query, tasks: &[Task], models: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut simple = Vec::new();
+    flatten(query, &mut simple);
+    let values = |f: &dyn Fn(&Task) -> Vec<String>| -> Vec<String> {
+        let set: std::collections::BTreeSet<String> = tasks.iter().flat_map(f).collect();
+        set.into_iter().collect()
+    };
+    let listed = |name: &str, all: &[String]| -> String {
+        const SHOWN: usize = 20;
+        let mut shown: Vec<&str> = all.iter().take(SHOWN).map(String::as_str).collect();
+        if all.len() > SHOWN {
+            shown.push("...");
+        }
+        match all.is_empty() {
+            true => format!("no task has a {name}"),
+            false => format!("{name}s are: {}", shown.join(", ")),
+        }
+    };
+    let mut check = |name: &str, wanted: &[String], present: &[String]| {
+        for value in wanted {
+            if !contains_ignoring_case(present, value) {
+                lines.push(format!("no {name} `{value}`; {}", listed(name, present)));
+            }
+        }
+    };
+    let topics = values(&|t| t.metadata.topics.clone());
+    let difficulties = values(&|t| t.metadata.difficulty.clone().into_iter().collect());
+    let source_names = values(&|t| {
+        t.metadata
+            .source
+            .as_ref()
+            .and_then(|s| s.name.clone())
+            .into_iter()
+            .collect()
+    });
+    let ids = values(&|t| vec![t.id.0.clone()]);
+    for q in &simple {
+        check("topic", &q.topics_any, &topics);
+        check("topic", &q.topics_all, &topics);
+        check("difficulty", &q.difficulties, &difficulties);
+        check("model", &q.models, models);
+        check("source", &q.source_names, &source_names);
+        check("task", &q.tasks, &ids);
+    }
+    for q in &simple {
+        let present: Vec<Language> = tasks.iter().map(|t| t.language).collect();
+        for language in q.languages.iter().filter(|l| !present.contains(l)) {
+            let mut names: Vec<&str> = present.iter().map(|l| l.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            lines.push(format!(
+                "no task in {}; languages are: {}",
+                language.as_str(),
+                names.join(", ")
+            ));
+        }
+        if let Some(range) = q
+            .years
+            .filter(|r| !tasks.iter().any(|t| r.contains(t.metadata.year)))
+        {
+            let years: Vec<u32> = tasks.iter().filter_map(|t| t.metadata.year).collect();
+            lines.push(match (years.iter().min(), years.iter().max()) {
+                (Some(low), Some(high)) => format!(
+                    "no task has a year in {}; years run from {low} to {high}",
+                    range_text(range)
+                ),
+                _ => "no task has a year".to_owned(),
+            });
+        }
+    }
+    if lines.is_empty() && !tasks.is_empty() {
+        lines.push(
+            "every value asked for exists, but no task (or sample) has them all together; \
+             alternatives of one field are written `a|b`"
+                .to_owned(),
+        );
+    }
+    lines
+}
+
+/// The query and its `all` parts, each a plain conjunction of fields.
+fn flatten<'q>(query: &'q Query, into: &mut Vec<&'q Query>) {
+    into.push(query);
+    for part in &query.all {
+        flatten(part, into);
+    }
+}
+
+fn range_text(range: Range) -> String {
+    let end = |v: Option<u32>| v.map_or_else(String::new, |v| v.to_string());
+    format!("{}..{}", end(range.min), end(range.max))
 }
 
 /// `a..b`, `a..`, `..b` or a single number `a`.
@@ -273,6 +465,56 @@ fn parse_range(text: &str) -> Result<Range, String> {
 mod tests {
     use super::*;
     use crate::task::{Complexity, Metadata, Source};
+
+    #[test]
+    fn terms_written_in_other_syntaxes_get_the_right_one() {
+        let error = |text: &str| Query::parse(text).unwrap_err();
+        assert_eq!(
+            error("topic==strings"),
+            "query term `topic==strings`: write one `=`: `topic=strings`"
+        );
+        assert_eq!(
+            error("topic=strings and year=2018"),
+            "query term `topic=strings and year=2018`: terms are joined by `;`, not `and`: `topic=strings;year=2018`"
+        );
+        assert_eq!(
+            error("year=2018-2020"),
+            "query term `year=2018-2020`: ranges are written `min..max`: `year=2018..2020`"
+        );
+        assert_eq!(
+            error("language=python,rust"),
+            "query term `language=python,rust`: alternatives are separated by `|`: `language=python|rust`"
+        );
+        assert_eq!(
+            error("topc=strings"),
+            "unknown query field `topc`; did you mean `topic`? fields are: source, topic, topics_all, year, cyclomatic, cognitive, loc, language, difficulty, model, task"
+        );
+    }
+
+    #[test]
+    fn an_empty_selection_says_which_value_is_missing_and_lists_the_values() {
+        let tasks = vec![
+            task("a", SourceKind::Textbook, &["strings", "lists"], 2018, 3),
+            task("b", SourceKind::Web, &["recursion"], 2020, 5),
+        ];
+        let explain =
+            |text: &str| explain_empty(&Query::parse(text).unwrap(), &tasks, &["m1".into()]);
+        assert_eq!(
+            explain("topic=string"),
+            ["no topic `string`; topics are: lists, recursion, strings"]
+        );
+        assert_eq!(
+            explain("year=2030..;model=m2"),
+            [
+                "no model `m2`; models are: m1",
+                "no task has a year in 2030..; years run from 2018 to 2020"
+            ]
+        );
+        assert_eq!(
+            explain("topic=recursion;year=2018")[0],
+            "every value asked for exists, but no task (or sample) has them all together; alternatives of one field are written `a|b`"
+        );
+    }
 
     fn task(id: &str, kind: SourceKind, topics: &[&str], year: u32, cyclomatic: u32) -> Task {
         Task {
@@ -376,10 +618,9 @@ mod tests {
 
     #[test]
     fn bad_queries_say_what_is_wrong() {
-        assert_eq!(
-            Query::parse("colour=red").unwrap_err(),
-            "unknown query field `colour`"
-        );
+        assert!(Query::parse("colour=red")
+            .unwrap_err()
+            .starts_with("unknown query field `colour`; fields are: source, topic,"));
         assert_eq!(
             Query::parse("year=twenty").unwrap_err(),
             "`twenty` is not a whole number"

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 /// Evaluate model-generated code safely, inside a WebAssembly sandbox.
 #[derive(Debug, Parser)]
-#[command(name = "wasmeval", version, about)]
+#[command(name = "wasmeval", version, about, disable_help_subcommand = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -28,6 +28,8 @@ enum Command {
     /// Static metrics of every sample and reference, with the generated-versus-reference table
     /// and the time taken (a benchmark of the metrics).
     Analyze(commands::analyze::AnalyzeArgs),
+    /// The help of wasmeval, or of one of its commands (`wasmeval help run`).
+    Help(HelpArgs),
     /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
     #[command(name = "__confined-exec", hide = true)]
     ConfinedExec(commands::confined_exec::ConfinedExecArgs),
@@ -36,7 +38,7 @@ enum Command {
 const RUN_EXAMPLES: &str = "\
 Examples:
   wasmeval run --tasks demo/tasks.jsonl --samples demo/samples.jsonl --out out/demo
-  wasmeval run --tasks HumanEval.jsonl.gz --samples samples.jsonl --jobs 2 --fuel 20000000000   # a larger budget
+  wasmeval run --tasks HumanEval.jsonl.gz --samples samples.jsonl --jobs 2 --fuel 2e10   # a larger budget
   # killed half way? run the same command again: it resumes where it stopped
 
 Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
@@ -67,6 +69,37 @@ language, difficulty, model, task. Or JSON, or @FILE holding JSON.
 Facets: topic, source, source_kind, year, complexity (cyclomatic), cognitive, loc,
 language, difficulty, model, task.";
 
+/// Flags of `wasmeval help` (clap's own help command takes no `--help`, which users try).
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command whose help to print (run, report, serve, analyze).
+    #[arg(value_name = "COMMAND")]
+    command: Option<String>,
+}
+
+/// Prints the help of `wasmeval` or of the named command.
+fn help(args: HelpArgs) -> anyhow::Result<()> {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    // Built, each command's usage line names `wasmeval` before it.
+    cli.build();
+    let mut command = match &args.command {
+        None => cli,
+        Some(name) => match cli.find_subcommand_mut(name) {
+            Some(command) if !command.is_hide_set() => command.clone(),
+            _ => {
+                return Err(crate::errors::ExpectedError::BadInput(format!(
+                    "no command `{name}`; commands are: run, report, serve, analyze"
+                ))
+                .into())
+            }
+        },
+    };
+    // A closed pipe (`| head`) is not an error.
+    let _ = command.print_long_help();
+    Ok(())
+}
+
 /// The sandbox's limits, shared by every subcommand that runs code. Fuel and time are a sample's
 /// budget, shared by all its executions (a JavaScript or compiled sample runs one per case, a
 /// Python sample one for its assertion cases and one per `io` case): once it is spent, the
@@ -76,7 +109,7 @@ pub struct LimitArgs {
     /// Instruction budget per sample, shared by its cases (wasmtime fuel; 1e10 is about 1.2 s of sandboxed CPU, 19 times
     /// what the slowest correct pure-Python HumanEval sample needs); deterministic, so the same program gets the
     /// same verdict on any machine.
-    #[arg(long, default_value = "10000000000", value_name = "UNITS")]
+    #[arg(long, default_value = "1e10", value_parser = parse_count, value_name = "UNITS")]
     pub fuel: u64,
     /// Largest linear memory of each execution (accepts KiB, MiB, GiB suffixes).
     #[arg(long, default_value = "512MiB", value_parser = parse_bytes, value_name = "BYTES")]
@@ -189,6 +222,25 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{text}` is too large"))
 }
 
+/// Parses a count written out (`10000000000`, `10_000_000_000`) or in scientific notation
+/// (`1e10`, `2.5e9`), as `--help` writes the defaults.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let plain = text.trim().replace('_', "");
+    if let Ok(count) = plain.parse::<u64>() {
+        return Ok(count);
+    }
+    match plain.parse::<f64>() {
+        Ok(value)
+            if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value < 1.8e19 =>
+        {
+            Ok(value as u64)
+        }
+        _ => Err(format!(
+            "`{text}` is not a whole number like 10000000000 or 1e10"
+        )),
+    }
+}
+
 /// Parses `30s`, `500ms`, `2min`, `1.5` (seconds).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
@@ -219,6 +271,7 @@ pub fn main() -> ExitCode {
         Command::Report(args) => commands::report::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Help(args) => help(args),
         // Returns its own exit codes: on success the process has become the compiler.
         Command::ConfinedExec(args) => return commands::confined_exec::run(args),
     };
@@ -243,6 +296,11 @@ mod tests {
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
         assert!(parse_duration("0s").is_err());
+        assert_eq!(parse_count("1e10"), Ok(10_000_000_000));
+        assert_eq!(parse_count("2.5e9"), Ok(2_500_000_000));
+        assert_eq!(parse_count("10_000"), Ok(10_000));
+        assert!(parse_count("1.5").is_err());
+        assert!(parse_count("-1").is_err());
     }
 
     #[test]

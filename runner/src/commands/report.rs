@@ -40,7 +40,7 @@ pub struct ReportArgs {
     #[arg(long, value_enum, default_value = "table")]
     pub format: ReportFormat,
     /// The k of each pass@k; repeat for several [default: 1, 10, 100].
-    #[arg(long = "k", value_name = "K")]
+    #[arg(long = "k", value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     pub ks: Vec<u32>,
     /// Attempts allowed by #attempt_k.
     #[arg(long, default_value_t = DEFAULT_ATTEMPT_K, value_name = "K")]
@@ -104,6 +104,15 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         max_rate: None,
     };
     let report = Report::with_options(&tasks, &results, &query, &args.by, &options);
+    warn_about_ks(&args.ks, &results);
+    if (report.tasks == 0 || report.overall.samples == 0) && query != Query::default() {
+        let models: std::collections::BTreeSet<String> =
+            results.iter().filter_map(|r| r.model.clone()).collect();
+        let models: Vec<String> = models.into_iter().collect();
+        for line in wasmeval_core::query::explain_empty(&query, &tasks, &models) {
+            eprintln!("wasmeval: the selection is empty: {line}");
+        }
+    }
     let text = match args.format {
         ReportFormat::Table => table_text(&report),
         ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
@@ -191,12 +200,35 @@ fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Warns about each asked-for k that no pass@k can be computed for: pass@k needs k samples of
+/// every (task, model), and the report leaves the column out otherwise.
+fn warn_about_ks(ks: &[u32], results: &[SampleResult]) {
+    let mut counts: std::collections::HashMap<(&str, Option<&str>), u64> = Default::default();
+    for result in results {
+        *counts
+            .entry((result.task_id.0.as_str(), result.model.as_deref()))
+            .or_default() += 1;
+    }
+    let fewest = counts.values().copied().min().unwrap_or(0);
+    for &k in ks.iter().filter(|&&k| u64::from(k) > fewest) {
+        eprintln!(
+            "wasmeval: warning: pass@{k} is left out: it needs at least {k} samples of every task \
+             (per model), and the fewest here is {fewest}"
+        );
+    }
+}
+
 /// A `--where` value: a query, JSON, or `@FILE` holding one.
 fn parse_query(text: &str) -> anyhow::Result<Query> {
     let (source, query_text) = match text.strip_prefix('@') {
         Some(path) => (
             path.to_owned(),
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?,
+            std::fs::read_to_string(path).map_err(|e| {
+                BadInput(format!(
+                    "--where @{path}: cannot read {path} ({e}); `@FILE` names a query file \
+                     written by --save-query"
+                ))
+            })?,
         ),
         None => ("--where".to_owned(), text.to_owned()),
     };

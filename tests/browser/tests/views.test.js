@@ -115,6 +115,14 @@ test('a filter menu writes its term into the query, and the numbers follow', asy
     expectedOverview(bundle, { by: ['model'], where: ['topic=strings'] }),
     'after a bad query',
   );
+  // A query that selects nothing says why, as `wasmeval report` does on stderr.
+  await page.locator('input[data-testid=query]').fill('topic=no-such-topic');
+  await page.locator('input[data-testid=query]').press('Enter');
+  await waitFor(page, '[data-testid=empty-selection]');
+  assert.match(
+    await page.innerText('[data-testid=empty-selection]'),
+    /The selection is empty: no topic `no-such-topic`; topics are: /,
+  );
   assertNoUncaught(page);
   await page.close();
 });

@@ -107,6 +107,20 @@ pub fn filters() -> Html {
             </select>
         }
     };
+    // Why nothing is selected, in the command line's words (core's `explain_empty`).
+    let empty_selection = match (&store.report, &store.data) {
+        (Some(report), Some(data))
+            if (report.tasks == 0 || report.overall.samples == 0)
+                && store.query != wasmeval_core::query::Query::default() =>
+        {
+            wasmeval_core::query::explain_empty(
+                &store.query,
+                &data.bundle.tasks,
+                &data.choices.models,
+            )
+        }
+        _ => Vec::new(),
+    };
     let command = format!(
         "wasmeval report RESULTS{}{}",
         if store.query_text.trim().is_empty() {
@@ -131,6 +145,11 @@ pub fn filters() -> Html {
             </div>
             if let Some(error) = &store.query_error {
                 <p class="error" role="alert" data-testid="query-error">{ error }</p>
+            }
+            if !empty_selection.is_empty() {
+                <div class="warning" role="status" data-testid="empty-selection">
+                    { for empty_selection.iter().map(|line| html! { <p>{ format!("The selection is empty: {line}") }</p> }) }
+                </div>
             }
             <div class="menus">
                 { menu("source", "Source", choices.sources.clone()) }
