@@ -26,6 +26,39 @@ use crate::results::Verdict;
 use crate::source_scan::{c_main_body, code_words, statement_end};
 use crate::task::Language;
 
+/// The first error of a compiler's output as one line of at most [`super::MESSAGE_CHARS`]
+/// characters, whatever warnings come before it: rustc's `error[E0308]: mismatched types` with
+/// its `--> file:line:col`, clang's `file:line:col: error: ...`. Output with no error line gives
+/// its first non-blank line (a note of wasmeval's, such as a limit reached).
+pub fn first_error(output: &str) -> String {
+    let lines: Vec<&str> = output.lines().collect();
+    let is_error = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("error") || line.contains(": error:") || line.contains(": fatal error:")
+    };
+    let line = match lines.iter().position(|l| is_error(l)) {
+        Some(at) => {
+            let error = lines[at].trim();
+            // rustc names the place on the next line: `  --> main.rs:3:5`.
+            match lines
+                .get(at + 1)
+                .map(|l| l.trim())
+                .and_then(|l| l.strip_prefix("--> "))
+            {
+                Some(place) => format!("{error} (at {place})"),
+                None => error.to_owned(),
+            }
+        }
+        None => lines
+            .iter()
+            .map(|l| l.trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("the compiler failed")
+            .to_owned(),
+    };
+    super::short_message(&line)
+}
+
 /// The C/C++ function that writes the end-of-tests line.
 const END_OF_TESTS: &str = "__wasmeval_end_of_tests";
 
@@ -250,6 +283,30 @@ pub fn judge_assertion_program(execution: &Execution, token: &Token) -> Outcome 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_compile_error_is_named_by_its_first_error_not_the_warnings_before_it() {
+        let rustc = "warning: unused import: `std::io`\n --> main.rs:1:5\n  |\n1 | use std::io;\n\nerror[E0308]: mismatched types\n --> main.rs:3:5\n  |\n3 |     \"x\"\n  |     ^^^ expected `i32`, found `&str`\n\nerror: aborting due to 1 previous error\n";
+        assert_eq!(
+            super::first_error(rustc),
+            "error[E0308]: mismatched types (at main.rs:3:5)"
+        );
+        let clang = "main.c:2:1: warning: type specifier missing\nmain.c:4:12: error: use of undeclared identifier 'y'\n    return y;\n";
+        assert_eq!(
+            super::first_error(clang),
+            "main.c:4:12: error: use of undeclared identifier 'y'"
+        );
+        assert_eq!(
+            super::first_error("\ncompilation stopped: over 10 s of CPU time\n"),
+            "compilation stopped: over 10 s of CPU time"
+        );
+        assert!(
+            super::first_error(&format!("error: {}", "x".repeat(2000)))
+                .chars()
+                .count()
+                <= 500
+        );
+    }
+
     use super::*;
     use crate::judging::tests::execution;
     use crate::judging::token::tests::token;

@@ -308,7 +308,21 @@ impl CaseLog {
     }
 
     /// Adds a judged case. A `timeout` spends the sample's budget.
-    pub fn push(&mut self, case: CaseResult) {
+    pub fn push(&mut self, mut case: CaseResult) {
+        // A compiler's whole output goes to the stderr excerpt; the message is its first error,
+        // in one line (warnings come before errors in compilers' output).
+        if case.verdict == Verdict::CompileError {
+            let long = |m: &String| m.contains('\n') || m.chars().count() > MESSAGE_CHARS;
+            if let Some(output) = case.message.take_if(|m| long(m)) {
+                // Shown as a failing case's output: the first failure's excerpts are the ones kept.
+                if self.shown != Shown::Failing {
+                    self.stdout.clear();
+                    self.stderr = excerpt(&output);
+                    self.shown = Shown::Failing;
+                }
+                case.message = Some(compiled::first_error(&output));
+            }
+        }
         if case.verdict == Verdict::Timeout && self.spent.is_none() {
             self.spent = Some(Outcome {
                 verdict: case.verdict,
@@ -329,17 +343,20 @@ impl CaseLog {
     /// Adds every case of `names` with `outcome` (a program that could not be built or loaded): the
     /// first gets its message, the others `not run` after it.
     pub fn fail_all<'a>(&mut self, names: impl IntoIterator<Item = &'a str>, outcome: &Outcome) {
-        let mut first = true;
+        // The first case's message as pushed (a compiler's output shortened to its first error).
+        let mut shown: Option<Option<String>> = None;
         for name in names {
             let mut case = outcome.clone();
-            if !first {
-                case.message = Some(match &outcome.message {
+            if let Some(message) = &shown {
+                case.message = Some(match message {
                     Some(message) => format!("not run: {message}"),
                     None => "not run".into(),
                 });
             }
-            first = false;
             self.push(case.into_case(name));
+            if shown.is_none() {
+                shown = Some(self.cases.last().and_then(|c| c.message.clone()));
+            }
         }
     }
 

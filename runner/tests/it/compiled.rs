@@ -29,10 +29,18 @@ fn compiled_programs_are_judged_and_the_sysroot_additions_work() {
         .unwrap()
         .contains("assertion `left == right` failed"));
     assert_eq!(verdicts[2], ("compile_error", vec!["compile_error"; 2]));
-    assert!(results[2]["message"]
+    // The message is the first error, in one line, not the unused-import warning before it;
+    // the compiler's whole output is the stderr excerpt.
+    let message = results[2]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("small: error[E0308]: mismatched types (at main.rs:2:")
+            && !message.contains('\n'),
+        "{message}"
+    );
+    assert!(results[2]["stderr"]
         .as_str()
         .unwrap()
-        .contains("mismatched types"));
+        .contains("warning: unused import"));
     assert_eq!(verdicts[3], ("runtime_error", vec!["runtime_error"; 2]));
     assert!(results[3]["message"]
         .as_str()
