@@ -381,6 +381,69 @@ impl Prepared {
     }
 }
 
+/// The failing samples `query` selects, counted by cause ([`crate::results::failure_cause`]):
+/// one row per cause, most frequent first, a column per model (`models`, or one "samples"
+/// column when empty) and the total. `wasmeval report --by failure` prints it; the site's
+/// Samples view shows it.
+pub fn failures_by_cause(
+    prepared: &Prepared,
+    tasks: &[Task],
+    results: &[SampleResult],
+    query: &Query,
+    models: &[String],
+) -> Table {
+    let columns: Vec<Option<&str>> = if models.is_empty() {
+        vec![None]
+    } else {
+        models.iter().map(|m| Some(m.as_str())).collect()
+    };
+    let mut counts: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    for i in prepared.select_results(tasks, results, query) {
+        let result = &results[i as usize];
+        let Some(cause) = crate::results::failure_cause(result) else {
+            continue;
+        };
+        let column = columns
+            .iter()
+            .position(|c| c.is_none() || *c == result.model.as_deref());
+        let row = counts
+            .entry(cause)
+            .or_insert_with(|| vec![0; columns.len()]);
+        if let Some(column) = column {
+            row[column] += 1;
+        }
+    }
+    let mut rows: Vec<(String, Vec<u64>)> = counts.into_iter().collect();
+    rows.sort_by(|a, b| {
+        b.1.iter()
+            .sum::<u64>()
+            .cmp(&a.1.iter().sum())
+            .then(a.0.cmp(&b.0))
+    });
+    let mut headers = vec!["failure".to_owned()];
+    match models.is_empty() {
+        true => headers.push("samples".into()),
+        false => {
+            headers.extend(models.iter().cloned());
+            headers.push("total".into());
+        }
+    }
+    Table {
+        headers,
+        rows: rows
+            .into_iter()
+            .map(|(cause, counts)| {
+                let mut row = vec![cause];
+                row.extend(counts.iter().map(u64::to_string));
+                if !models.is_empty() {
+                    row.push(counts.iter().sum::<u64>().to_string());
+                }
+                row
+            })
+            .collect(),
+    }
+}
+
 /// The tasks `query` selects, in their order.
 pub fn select_tasks<'a>(tasks: &'a [Task], query: &Query) -> Vec<&'a Task> {
     tasks.iter().filter(|t| query.matches_task(t)).collect()

@@ -321,6 +321,71 @@ impl RunSummary {
     }
 }
 
+/// Why `result` failed, as a kind that groups alike failures across samples and models:
+/// `AssertionError`, `NameError`, `IndentationError` (the exception's type, when a message
+/// starts with one), `panic`, `trap`, `compile error`, `timeout (fuel)`, `wrong output`, ...;
+/// `None` for a sample that passed.
+pub fn failure_cause(result: &SampleResult) -> Option<String> {
+    let verdict = result.verdict;
+    // The first failing case's own message, else the sample's (which names the case first).
+    let message = result
+        .cases
+        .iter()
+        .find(|c| c.verdict == verdict)
+        .and_then(|c| c.message.as_deref())
+        .or(result.message.as_deref())
+        .unwrap_or("");
+    let message = message.strip_prefix("not run: ").unwrap_or(message);
+    let exception = || {
+        let word: String = message
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+            .collect();
+        let named = word.ends_with("Error") || word.ends_with("Exception");
+        let rest = &message[word.len()..];
+        (named && (rest.is_empty() || rest.starts_with([':', ' ', '\n'])))
+            .then(|| word.rsplit('.').next().unwrap_or(&word).to_owned())
+    };
+    Some(match verdict {
+        Verdict::Passed => return None,
+        Verdict::Timeout => match result.timeout_cause {
+            Some(TimeoutCause::Fuel) => "timeout (fuel)".into(),
+            Some(TimeoutCause::Wall) => "timeout (wall clock)".into(),
+            Some(TimeoutCause::VirtualTime) => "timeout (virtual time)".into(),
+            None => "timeout".into(),
+        },
+        Verdict::CompileError => "compile error".into(),
+        Verdict::MemoryLimit => "memory limit".into(),
+        Verdict::OutputLimit => "output limit".into(),
+        Verdict::HarnessError => "harness error".into(),
+        Verdict::WrongAnswer => exception().unwrap_or_else(|| {
+            match result.cases.iter().find(|c| c.verdict == verdict) {
+                // A `calls` value's difference: `[0]: expected 1, got 0`.
+                Some(case)
+                    if case
+                        .message
+                        .as_deref()
+                        .is_some_and(|m| m.contains("expected ") && m.contains(", got ")) =>
+                {
+                    "wrong value".into()
+                }
+                _ => "wrong output".into(),
+            }
+        }),
+        Verdict::RuntimeError => exception().unwrap_or_else(|| {
+            if message.contains("panicked") {
+                "panic".into()
+            } else if message.starts_with("the program exited with code") {
+                "nonzero exit".into()
+            } else if message.contains("trap") || message.contains("unreachable") {
+                "trap".into()
+            } else {
+                "runtime error".into()
+            }
+        }),
+    })
+}
+
 /// How many cases of `results` each judge decided, among those whose judge is recorded.
 pub fn judged_by_counts<'a>(
     results: impl IntoIterator<Item = &'a SampleResult>,
@@ -348,6 +413,80 @@ pub fn judged_by_line(counts: &BTreeMap<JudgedBy, u64>) -> Option<String> {
         share(JudgedBy::Isolated),
         share(JudgedBy::Guest)
     ))
+}
+
+#[cfg(test)]
+mod failure_tests {
+    use super::*;
+
+    fn failed(verdict: Verdict, message: &str) -> SampleResult {
+        let sample = crate::sample::Sample {
+            index: 0,
+            task_id: crate::TaskId("t".into()),
+            model: None,
+            code: crate::sample::SampleCode::Solution(String::new()),
+            info: Default::default(),
+        };
+        let mut result = SampleResult::for_sample(&sample);
+        result.verdict = verdict;
+        result.cases.push(CaseResult {
+            name: "c".into(),
+            verdict,
+            timeout_cause: None,
+            message: Some(message.into()),
+            judged_by: None,
+        });
+        result
+    }
+
+    #[test]
+    fn failures_group_by_exception_type_or_kind() {
+        let cause = |v, m: &str| failure_cause(&failed(v, m)).unwrap();
+        assert_eq!(
+            cause(Verdict::WrongAnswer, "AssertionError"),
+            "AssertionError"
+        );
+        assert_eq!(
+            cause(Verdict::WrongAnswer, "AssertionError: 3 != 4"),
+            "AssertionError"
+        );
+        assert_eq!(
+            cause(Verdict::RuntimeError, "NameError: name 'x' is not defined"),
+            "NameError"
+        );
+        assert_eq!(
+            cause(Verdict::RuntimeError, "json.decoder.JSONDecodeError: bad"),
+            "JSONDecodeError"
+        );
+        assert_eq!(
+            cause(Verdict::RuntimeError, "panicked: index out of bounds"),
+            "panic"
+        );
+        assert_eq!(
+            cause(Verdict::RuntimeError, "Errors everywhere"),
+            "runtime error"
+        );
+        assert_eq!(
+            cause(Verdict::WrongAnswer, "[0]: expected 3, got 4"),
+            "wrong value"
+        );
+        assert_eq!(
+            cause(Verdict::RuntimeError, "the program exited with code 1"),
+            "nonzero exit"
+        );
+        assert_eq!(
+            cause(Verdict::WrongAnswer, "line 2 differs"),
+            "wrong output"
+        );
+        assert_eq!(
+            cause(Verdict::CompileError, "error[E0308]"),
+            "compile error"
+        );
+        let mut timeout = failed(Verdict::Timeout, "fuel budget exhausted");
+        timeout.timeout_cause = Some(TimeoutCause::Fuel);
+        assert_eq!(failure_cause(&timeout).as_deref(), Some("timeout (fuel)"));
+        assert_eq!(failure_cause(&failed(Verdict::Passed, "")), None);
+    }
 }
 
 #[cfg(test)]

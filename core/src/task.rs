@@ -482,6 +482,44 @@ impl Task {
         self.tests.iter().map(TestSuite::case_count).sum()
     }
 
+    /// Each case's test as a reader should see it, by the name results give the case: an
+    /// assertion's code, a call with its expected value (`f(1, 2) == 3`), an `io` case's input
+    /// and expected output. Shown beside a failing sample.
+    pub fn case_tests(&self) -> Vec<(String, String)> {
+        let mut tests = Vec::new();
+        for suite in &self.tests {
+            match suite {
+                TestSuite::Assertions { cases, .. } => {
+                    tests.extend(cases.iter().map(|c| (c.name.clone(), c.code.clone())))
+                }
+                TestSuite::Alternatives { sets, .. } => tests.extend(sets.iter().flat_map(|set| {
+                    set.cases
+                        .iter()
+                        .map(|c| (c.name.clone(), format!("# {}\n{}", set.name, c.code)))
+                })),
+                TestSuite::Calls {
+                    entry_point, cases, ..
+                } => tests.extend(cases.iter().map(|c| {
+                    let args: Vec<String> = c.args.iter().map(|a| a.to_string()).collect();
+                    let call = format!("{entry_point}({})", args.join(", "));
+                    let text = match c.check {
+                        CallCheck::Equals => format!("{call} == {}", c.expected),
+                        CallCheck::Truthy => format!("{call} is true"),
+                        CallCheck::Falsy => format!("{call} is false"),
+                    };
+                    (c.name.clone(), text)
+                })),
+                TestSuite::Io { group, cases, .. } => tests.extend(cases.iter().map(|c| {
+                    (
+                        crate::judging::io::case_name(group, &c.name),
+                        format!("stdin:\n{}\nexpected stdout:\n{}", c.stdin, c.stdout),
+                    )
+                })),
+            }
+        }
+        tests
+    }
+
     /// The task's complexity figures, falling back to those of its first reference.
     pub fn complexity(&self) -> Complexity {
         let own = self.metadata.complexity;

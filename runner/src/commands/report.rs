@@ -27,9 +27,11 @@ pub struct ReportArgs {
     /// Task file, for a results folder written without tasks.jsonl.
     #[arg(long, value_name = "FILE")]
     pub tasks: Option<PathBuf>,
-    /// Group by a facet; repeat for a cross product (`--by model --by topic`).
-    #[arg(long = "by", value_name = "FACET", value_parser = parse_facet)]
-    pub by: Vec<Facet>,
+    /// Group by a facet; repeat for a cross product (`--by model --by topic`). `--by failure`
+    /// prints the failing samples counted by cause (AssertionError, NameError, compile error,
+    /// timeout (fuel), ...) per model instead of the metrics.
+    #[arg(long = "by", value_name = "FACET", value_parser = parse_group)]
+    pub by: Vec<GroupBy>,
     /// Select tasks and samples; repeat to narrow further. A query, JSON, or @FILE.
     #[arg(long = "where", value_name = "QUERY")]
     pub queries: Vec<String>,
@@ -78,8 +80,23 @@ pub enum ReportFormat {
     Csv,
 }
 
-fn parse_facet(text: &str) -> Result<Facet, String> {
-    text.parse()
+/// What `--by` names: a facet of the metrics, or the failures table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy {
+    /// Group the metrics by this facet.
+    Facet(Facet),
+    /// Count the failing samples by cause.
+    Failure,
+}
+
+fn parse_group(text: &str) -> Result<GroupBy, String> {
+    match text {
+        "failure" | "failures" => Ok(GroupBy::Failure),
+        _ => text
+            .parse()
+            .map(GroupBy::Facet)
+            .map_err(|e: String| e.replace("model, task", "model, task, or failure")),
+    }
 }
 
 /// Runs `wasmeval report`.
@@ -103,7 +120,15 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         attempt_k: args.attempts.max(1),
         max_rate: None,
     };
-    let report = Report::with_options(&tasks, &results, &query, &args.by, &options);
+    let facets: Vec<Facet> = args
+        .by
+        .iter()
+        .filter_map(|g| match g {
+            GroupBy::Facet(f) => Some(*f),
+            GroupBy::Failure => None,
+        })
+        .collect();
+    let report = Report::with_options(&tasks, &results, &query, &facets, &options);
     warn_about_ks(&args.ks, &results);
     if (report.tasks == 0 || report.overall.samples == 0) && query != Query::default() {
         let models: std::collections::BTreeSet<String> =
@@ -113,10 +138,20 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             eprintln!("wasmeval: the selection is empty: {line}");
         }
     }
-    let text = match args.format {
-        ReportFormat::Table => table_text(&report),
-        ReportFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
-        ReportFormat::Csv => report.table().to_csv(),
+    let failures = args.by.contains(&GroupBy::Failure).then(|| {
+        let models: std::collections::BTreeSet<String> =
+            results.iter().filter_map(|r| r.model.clone()).collect();
+        let models: Vec<String> = models.into_iter().collect();
+        let prepared = report::Prepared::new(&tasks, &results);
+        report::failures_by_cause(&prepared, &tasks, &results, &query, &models)
+    });
+    let text = match (args.format, &failures) {
+        (ReportFormat::Table, Some(table)) => table.to_text(),
+        (ReportFormat::Csv, Some(table)) => table.to_csv(),
+        (ReportFormat::Json, Some(table)) => serde_json::to_string_pretty(table)? + "\n",
+        (ReportFormat::Table, None) => table_text(&report),
+        (ReportFormat::Json, None) => serde_json::to_string_pretty(&report)? + "\n",
+        (ReportFormat::Csv, None) => report.table().to_csv(),
     };
     if args.bundle.is_some() || args.site.is_some() {
         // Check the site's files before the (possibly long) serialisation.

@@ -378,3 +378,37 @@ fn runs_over_the_same_tasks_combine_by_folder_name_and_others_are_refused() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no such folder or file"));
 }
+
+#[test]
+fn failures_are_counted_by_cause_per_model() {
+    let output = fixture_report(&["--by", "failure", "--format", "json"]);
+    let table = json(&output);
+    let headers = table["headers"].as_array().unwrap();
+    assert_eq!(headers.first().unwrap(), "failure");
+    assert_eq!(headers.last().unwrap(), "total");
+    // Every failing sample is counted once, in its model's column.
+    let results =
+        std::fs::read_to_string(repo().join("tests/fixtures/report/results.jsonl")).unwrap();
+    let failing = results
+        .lines()
+        .filter(|l| serde_json::from_str::<Value>(l).unwrap()["verdict"] != "passed")
+        .count();
+    let counted: usize = table["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            row.as_array()
+                .unwrap()
+                .last()
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(counted, failing);
+    let text = fixture_report(&["--by", "failure"]);
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("failure "));
+}

@@ -157,11 +157,31 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
   await page.click('[data-testid=view-samples]');
   await waitFor(page, '[data-testid=verdict-filter]');
   assert.equal(await shownVerdict(), 'all');
+  // Failures by cause: the command line's `report --by failure`, cell for cell.
+  await waitFor(page, 'table[data-testid=failures] tbody tr');
+  const args = ['report', bundle, '--by', 'failure', '--format', 'json'];
+  const failures = JSON.parse(wasmeval(args).stdout);
+  const shownFailures = await page.$$eval('table[data-testid=failures] tbody tr', (rows) =>
+    rows.map((r) => [...r.cells].map((c) => c.innerText.trim())),
+  );
+  assert.deepEqual(shownFailures, failures.rows);
   const first = page.locator('table[data-testid=samples] button').first();
   await first.waitFor({ timeout: TIMEOUT });
+  const firstIndex = await first.innerText();
   await first.click();
   await waitFor(page, '[data-testid=sample-detail]');
   await waitFor(page, 'table[data-testid=cases] tbody tr');
+  // Each case shows its test, the task its prompt and reference; Next and Previous step through
+  // the list.
+  assert.notEqual((await page.innerText('table[data-testid=cases] tbody tr td:last-child')).trim(), '');
+  await waitFor(page, '[data-testid=task-detail]');
+  const heading = () => page.innerText('[data-testid=sample-detail] h2');
+  assert.ok((await heading()).startsWith(`Sample ${firstIndex} of`), await heading());
+  assert.equal(await page.locator('[data-testid=previous-sample]').isDisabled(), true);
+  await page.click('[data-testid=next-sample]');
+  await page.waitForFunction((text) => !document.querySelector('[data-testid=sample-detail] h2').innerText.startsWith(text), `Sample ${firstIndex} of`);
+  await page.click('[data-testid=previous-sample]');
+  await page.waitForFunction((text) => document.querySelector('[data-testid=sample-detail] h2').innerText.startsWith(text), `Sample ${firstIndex} of`);
   assertNoUncaught(page);
   await page.close();
 });

@@ -226,7 +226,7 @@ pub fn playground() -> Html {
                 }
             </div>
             <div data-testid="playground-result" role="status" aria-live="polite">
-                { outcome(&run) }
+                { outcome(&run, &task.as_ref().map(Task::case_tests).unwrap_or_default()) }
             </div>
         </section>
     }
@@ -312,7 +312,7 @@ fn start_run(run: UseStateHandle<Run>, draft: &Draft, task: Option<&Task>) {
 }
 
 /// The run's outcome.
-fn outcome(run: &Run) -> Html {
+fn outcome(run: &Run, tests: &[(String, String)]) -> Html {
     match run {
         Run::Idle => html! {},
         Run::Running(_) => html! { <p class="hint">{ "Running in the sandbox…" }</p> },
@@ -323,7 +323,7 @@ fn outcome(run: &Run) -> Html {
             <>
                 <h3>{ "Result " }<span class={format!("verdict {}", result.verdict.as_str())}
                     data-testid="playground-verdict">{ result.verdict.as_str() }</span></h3>
-                { result_view(result, false) }
+                { result_view(result, false, tests) }
             </>
         },
         Run::Ran(ran) => {

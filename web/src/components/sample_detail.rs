@@ -4,7 +4,7 @@
 
 use super::use_store;
 use crate::state::{Action, Server};
-use wasmeval_core::SampleResult;
+use wasmeval_core::{SampleResult, Task};
 use yew::prelude::*;
 
 /// What [`SampleDetail`] shows.
@@ -12,6 +12,15 @@ use yew::prelude::*;
 pub struct SampleDetailProps {
     /// The sample's result.
     pub result: SampleResult,
+    /// Its task, when the bundle has it.
+    #[prop_or_default]
+    pub task: Option<Task>,
+    /// The sample before it in the list, by index.
+    #[prop_or_default]
+    pub previous: Option<u64>,
+    /// The sample after it in the list, by index.
+    #[prop_or_default]
+    pub next: Option<u64>,
 }
 
 /// The detail of one sample.
@@ -37,22 +46,59 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
             })
         })
     });
+    let step = |to: Option<u64>| {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            if to.is_some() {
+                store.dispatch(Action::Sample(to))
+            }
+        })
+    };
+    let tests: Vec<(String, String)> = props
+        .task
+        .as_ref()
+        .map(Task::case_tests)
+        .unwrap_or_default();
     html! {
         <article class="sample" data-testid="sample-detail">
-            <button class="link" onclick={back}>{ "← all samples" }</button>
+            <nav class="steps" aria-label="samples">
+                <button class="link" onclick={back}>{ "← all samples" }</button>
+                <button onclick={step(props.previous)} disabled={props.previous.is_none()} data-testid="previous-sample">{ "Previous" }</button>
+                <button onclick={step(props.next)} disabled={props.next.is_none()} data-testid="next-sample">{ "Next" }</button>
+            </nav>
             <h2>{ format!("Sample {} of {}", r.index, r.task_id.0) }
                 if let Some(model) = &r.model { { format!(" by {model}") } }</h2>
             if let Some(edit) = edit {
                 <button data-testid="edit-and-run" onclick={edit}>{ "Edit and run" }</button>
             }
-            { result_view(r, true) }
+            { result_view(r, true, &tests) }
+            if let Some(task) = &props.task {
+                <details class="task" data-testid="task-detail">
+                    <summary>{ format!("Task {}: prompt and reference", task.id.0) }</summary>
+                    if !task.prompt.is_empty() {
+                        <h3>{ "Prompt" }</h3>
+                        { code_block(Some(&task.prompt)) }
+                    }
+                    if let Some(reference) = task.references.first() {
+                        <h3>{ "Reference solution" }</h3>
+                        { code_block(Some(&reference.code)) }
+                    }
+                </details>
+            }
         </article>
     }
 }
 
-/// A sample's figures, message, code (`with_code`), cases and output excerpts: what the detail
-/// view and the playground (whose editor shows the code) show of a result.
-pub fn result_view(r: &SampleResult, with_code: bool) -> Html {
+/// A sample's figures, message, code (`with_code`), cases (with each one's test, from `tests`:
+/// name and text, when known) and output excerpts: what the detail view and the playground
+/// (whose editor shows the code) show of a result.
+pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]) -> Html {
+    let test_of = |name: &str| {
+        tests
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, text)| text.clone())
+    };
     let figures = [
         ("verdict", r.verdict.as_str().to_owned()),
         ("fuel", r.fuel.to_string()),
@@ -75,13 +121,17 @@ pub fn result_view(r: &SampleResult, with_code: bool) -> Html {
             }
             <h3>{ format!("Test cases ({})", r.cases.len()) }</h3>
             <table data-testid="cases">
-                <thead><tr><th>{ "case" }</th><th>{ "verdict" }</th><th>{ "message" }</th></tr></thead>
+                <thead><tr><th>{ "case" }</th><th>{ "verdict" }</th><th>{ "message" }</th>
+                    if !tests.is_empty() { <th>{ "test" }</th> }</tr></thead>
                 <tbody>
                     { for r.cases.iter().map(|c| html! {
                         <tr>
                             <td>{ &c.name }</td>
                             <td><span class={format!("verdict {}", c.verdict.as_str())}>{ c.verdict.as_str() }</span></td>
                             <td><code>{ c.message.clone().unwrap_or_default() }</code></td>
+                            if !tests.is_empty() {
+                                <td><pre class="test">{ test_of(&c.name).unwrap_or_default() }</pre></td>
+                            }
                         </tr>
                     }) }
                 </tbody>

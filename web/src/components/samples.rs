@@ -1,6 +1,7 @@
-//! Every selected sample, a page at a time, filtered by verdict; choosing one opens its detail.
+//! Every selected sample, a page at a time, filtered by verdict, with the failures counted by
+//! cause per model; choosing one opens its detail, which steps to the previous and next.
 
-use super::data_table::Exports;
+use super::data_table::{DataTable, Exports};
 use super::sample_detail::SampleDetail;
 use super::use_store;
 use crate::state::Action;
@@ -22,11 +23,6 @@ pub fn samples() -> Html {
     let Some(data) = store.data.clone() else {
         return html! {};
     };
-    if let Some(index) = store.sample {
-        if let Some(result) = data.bundle.results.iter().find(|r| r.index == index) {
-            return html! { <SampleDetail result={result.clone()} /> };
-        }
-    }
     // The selection is core's (Prepared::select_results); the verdict menu narrows it.
     let selected: Vec<&SampleResult> = data
         .prepared
@@ -35,6 +31,31 @@ pub fn samples() -> Html {
         .map(|i| &data.bundle.results[i as usize])
         .filter(|r| verdict.is_none_or(|v| r.verdict == v))
         .collect();
+    if let Some(index) = store.sample {
+        if let Some(result) = data.bundle.results.iter().find(|r| r.index == index) {
+            // Previous and next step through the list as it is filtered.
+            let at = selected.iter().position(|r| r.index == index);
+            let step = |to: Option<usize>| to.and_then(|i| selected.get(i)).map(|r| r.index);
+            let previous = step(at.and_then(|i| i.checked_sub(1)));
+            let next = step(at.map(|i| i + 1));
+            let task = data
+                .bundle
+                .tasks
+                .iter()
+                .find(|t| t.id == result.task_id)
+                .cloned();
+            return html! {
+                <SampleDetail result={result.clone()} {task} {previous} {next} />
+            };
+        }
+    }
+    let failures = wasmeval_core::report::failures_by_cause(
+        &data.prepared,
+        &data.bundle.tasks,
+        &data.bundle.results,
+        &store.query,
+        &data.choices.models,
+    );
     let pages = selected.len().div_ceil(PAGE).max(1);
     let current = (*page).min(pages - 1);
     let export = Table {
@@ -45,6 +66,7 @@ pub fn samples() -> Html {
             "verdict",
             "cases",
             "cases_passed",
+            "message",
             "fuel",
             "wall_us",
             "peak_memory",
@@ -66,6 +88,7 @@ pub fn samples() -> Html {
                     r.verdict.as_str().to_owned(),
                     r.cases.len().to_string(),
                     passed.to_string(),
+                    r.message.clone().unwrap_or_default(),
                     r.fuel.to_string(),
                     r.wall_us.to_string(),
                     r.peak_memory.to_string(),
@@ -87,6 +110,13 @@ pub fn samples() -> Html {
     };
     html! {
         <>
+            if !failures.rows.is_empty() {
+                <details class="failures" open=true>
+                    <summary>{ "Failures by cause" }</summary>
+                    <DataTable table={failures} name="failures"
+                        caption={Some(AttrValue::from("failing samples of the selection, by cause and model (wasmeval report --by failure)"))} />
+                </details>
+            }
             <p class="pickers">
                 <label class="filter"><span>{ "Verdict" }</span>
                     <select onchange={on_verdict} data-testid="verdict-filter">
@@ -103,7 +133,7 @@ pub fn samples() -> Html {
             <div class="table-scroll">
                 <table data-testid="samples">
                     <thead><tr>
-                        { for ["#", "task", "model", "verdict", "cases passed", "fuel", "time (ms)"].iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
+                        { for ["#", "task", "model", "verdict", "cases passed", "message", "fuel", "time (ms)"].iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
                     </tr></thead>
                     <tbody>
                         { for selected.iter().skip(current * PAGE).take(PAGE).map(|r| {
@@ -118,6 +148,7 @@ pub fn samples() -> Html {
                                     <td>{ r.model.clone().unwrap_or_default() }</td>
                                     <td><span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span></td>
                                     <td class="num">{ format!("{passed}/{}", r.cases.len()) }</td>
+                                    <td class="message" title={r.message.clone().unwrap_or_default()}>{ short(r.message.as_deref().unwrap_or_default()) }</td>
                                     <td class="num">{ r.fuel }</td>
                                     <td class="num">{ format!("{:.1}", r.wall_us as f64 / 1000.0) }</td>
                                 </tr>
@@ -136,4 +167,14 @@ pub fn samples() -> Html {
             }
         </>
     }
+}
+
+/// A message as the list shows it: its first 80 characters (the whole one is the cell's title).
+fn short(message: &str) -> String {
+    const SHOWN: usize = 80;
+    if message.chars().count() <= SHOWN {
+        return message.to_owned();
+    }
+    let start: String = message.chars().take(SHOWN).collect();
+    format!("{start}…")
 }
