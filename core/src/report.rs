@@ -444,6 +444,47 @@ pub fn failures_by_cause(
     }
 }
 
+/// Compares text as people read it: runs of digits by their value, so `HumanEval/2` comes before
+/// `HumanEval/10`, and letters without regard to case (then with it, to break ties).
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    natural_cmp_folded(a, b, true).then_with(|| natural_cmp_folded(a, b, false))
+}
+
+fn natural_cmp_folded(a: &str, b: &str, fold: bool) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut a, mut b) = (a, b);
+    loop {
+        let (Some(x), Some(y)) = (a.chars().next(), b.chars().next()) else {
+            return a.len().cmp(&b.len());
+        };
+        if x.is_ascii_digit() && y.is_ascii_digit() {
+            let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            let (da, db) = (digits(a), digits(b));
+            let (na, nb) = (
+                a[..da].trim_start_matches('0'),
+                b[..db].trim_start_matches('0'),
+            );
+            let order = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+            if order != Ordering::Equal {
+                return order;
+            }
+            (a, b) = (&a[da..], &b[db..]);
+        } else {
+            let (fx, fy) = match fold {
+                true => (
+                    x.to_lowercase().next().unwrap_or(x),
+                    y.to_lowercase().next().unwrap_or(y),
+                ),
+                false => (x, y),
+            };
+            if fx != fy {
+                return fx.cmp(&fy);
+            }
+            (a, b) = (&a[x.len_utf8()..], &b[y.len_utf8()..]);
+        }
+    }
+}
+
 /// The tasks `query` selects, in their order.
 pub fn select_tasks<'a>(tasks: &'a [Task], query: &Query) -> Vec<&'a Task> {
     tasks.iter().filter(|t| query.matches_task(t)).collect()
@@ -659,6 +700,28 @@ pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn natural_order_reads_numbers_by_value() {
+        let mut ids = vec![
+            "HumanEval/10",
+            "HumanEval/2",
+            "HumanEval/1",
+            "a",
+            "Zed",
+            "HumanEval/02b",
+        ];
+        ids.sort_by(|a, b| natural_cmp(a, b));
+        let expected = [
+            "a",
+            "HumanEval/1",
+            "HumanEval/2",
+            "HumanEval/02b",
+            "HumanEval/10",
+            "Zed",
+        ];
+        assert_eq!(ids, expected);
+    }
 
     #[test]
     fn csv_quotes_what_needs_it() {

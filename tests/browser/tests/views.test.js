@@ -185,3 +185,25 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
   assertNoUncaught(page);
   await page.close();
 });
+
+test('a click on a column header sorts the rows by it, largest first, then the other way', async () => {
+  const page = await open('?bundle=bundle.json');
+  await page.click('[data-testid=view-samples]');
+  await waitFor(page, 'table[data-testid=failures] tbody tr');
+  const column = (c) =>
+    page.$$eval(`table[data-testid=failures] tbody tr`, (rows, c) => rows.map((r) => r.cells[c].innerText.trim()), c);
+  const header = (c) => page.locator('table[data-testid=failures] thead th').nth(c);
+  const last = (await page.locator('table[data-testid=failures] thead th').count()) - 1;
+  await header(last).locator('button').click();
+  const totals = (await column(last)).map(Number);
+  assert.deepEqual(totals, [...totals].sort((a, b) => b - a));
+  assert.equal(await header(last).getAttribute('aria-sort'), 'descending');
+  await header(last).locator('button').click();
+  assert.deepEqual((await column(last)).map(Number), [...totals].sort((a, b) => a - b));
+  // Text sorts A to Z on the first click.
+  await header(0).locator('button').click();
+  const causes = await column(0);
+  assert.deepEqual(causes, [...causes].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
+  assertNoUncaught(page);
+  await page.close();
+});

@@ -27,10 +27,93 @@ pub struct DataTableProps {
     pub json: Option<AttrValue>,
 }
 
-/// A table with CSV and JSON export.
+/// Which column the rows are sorted by, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    /// The column.
+    pub column: usize,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// The order of `table`'s rows sorted by `sort`: numbers (the exact `values` when given, else the
+/// cell's text) by value with undefined ones (`-`) last either way, text in natural order
+/// (`HumanEval/2` before `HumanEval/10`); ties keep their order.
+pub fn sorted_order(table: &Table, values: Option<&[Vec<Option<f64>>]>, sort: Sort) -> Vec<usize> {
+    use std::cmp::Ordering;
+    let number = |row: usize| -> Option<f64> {
+        match values.and_then(|v| v.get(row)?.get(sort.column).copied()) {
+            Some(value) => value,
+            None => table.rows[row].get(sort.column)?.parse().ok(),
+        }
+    };
+    let numeric = (0..table.rows.len()).any(|r| number(r).is_some());
+    let mut order: Vec<usize> = (0..table.rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        let by_value = if numeric {
+            match (number(a), number(b)) {
+                (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+                // Undefined last, whichever the direction.
+                (Some(_), None) => return Ordering::Less,
+                (None, Some(_)) => return Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            }
+        } else {
+            let cell = |r: usize| table.rows[r].get(sort.column).map_or("", String::as_str);
+            wasmeval_core::report::natural_cmp(cell(a), cell(b))
+        };
+        if sort.descending {
+            by_value.reverse()
+        } else {
+            by_value
+        }
+    });
+    order
+}
+
+/// A table with CSV and JSON export; a click on a column's header sorts the rows by it (again:
+/// the other way).
 #[function_component(DataTable)]
 pub fn data_table(props: &DataTableProps) -> Html {
+    let sort = use_state(|| None::<Sort>);
     let table = &props.table;
+    let order: Vec<usize> = match *sort {
+        Some(by) => sorted_order(table, props.values.as_deref(), by),
+        None => (0..table.rows.len()).collect(),
+    };
+    let header = |column: usize, name: &String| {
+        let current = sort.filter(|s| s.column == column);
+        let onclick = {
+            let sort = sort.clone();
+            // Numbers sort largest first on the first click (a leaderboard), text A to Z.
+            let numeric_first = table
+                .rows
+                .iter()
+                .any(|r| r.get(column).is_some_and(|c| c.parse::<f64>().is_ok()));
+            Callback::from(move |_: MouseEvent| {
+                sort.set(Some(Sort {
+                    column,
+                    descending: match current {
+                        Some(s) => !s.descending,
+                        None => numeric_first,
+                    },
+                }))
+            })
+        };
+        let aria = current.map(|s| {
+            if s.descending {
+                "descending"
+            } else {
+                "ascending"
+            }
+        });
+        let mark = current.map_or("", |s| if s.descending { " ▼" } else { " ▲" });
+        html! {
+            <th scope="col" aria-sort={aria}>
+                <button class="sort" {onclick} title="sort by this column">{ format!("{name}{mark}") }</button>
+            </th>
+        }
+    };
     let value = |row: usize, column: usize| -> Option<String> {
         let v = props.values.as_ref()?.get(row)?.get(column)?;
         Some(v.map(|v| v.to_string()).unwrap_or_default())
@@ -41,10 +124,10 @@ pub fn data_table(props: &DataTableProps) -> Html {
                 <table data-testid={props.name.clone()}>
                     if let Some(caption) = &props.caption { <caption>{ caption }</caption> }
                     <thead><tr>
-                        { for table.headers.iter().map(|h| html! { <th scope="col">{ h }</th> }) }
+                        { for table.headers.iter().enumerate().map(|(c, h)| header(c, h)) }
                     </tr></thead>
                     <tbody>
-                        { for table.rows.iter().enumerate().map(|(r, row)| html! {
+                        { for order.iter().map(|&r| (r, &table.rows[r])).map(|(r, row)| html! {
                             <tr data-group={row[..props.key_columns.min(row.len())].join(" / ")}>
                                 { for row.iter().enumerate().map(|(c, cell)| {
                                     let numeric = cell == "-" || cell.parse::<f64>().is_ok();
@@ -121,4 +204,48 @@ fn rows_as_json(table: &Table) -> String {
         })
         .collect();
     serde_json::to_string_pretty(&rows).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_sort_by_value_with_undefined_last_and_text_naturally() {
+        let table = Table {
+            headers: vec!["task".into(), "pass@1".into()],
+            rows: vec![
+                vec!["HumanEval/10".into(), "0.5000".into()],
+                vec!["HumanEval/2".into(), "-".into()],
+                vec!["HumanEval/1".into(), "0.2500".into()],
+            ],
+        };
+        let by = |column, descending| sorted_order(&table, None, Sort { column, descending });
+        assert_eq!(by(0, false), [2, 1, 0]);
+        assert_eq!(by(1, true), [0, 2, 1]);
+        assert_eq!(by(1, false), [2, 0, 1]);
+        // Exact values decide where the text is rounded alike.
+        let values = vec![
+            vec![None, Some(0.25001)],
+            vec![None, None],
+            vec![None, Some(0.25)],
+        ];
+        let rounded = Table {
+            rows: vec![
+                vec!["a".into(), "0.2500".into()],
+                vec!["b".into(), "-".into()],
+                vec!["c".into(), "0.2500".into()],
+            ],
+            ..table.clone()
+        };
+        let order = sorted_order(
+            &rounded,
+            Some(&values),
+            Sort {
+                column: 1,
+                descending: true,
+            },
+        );
+        assert_eq!(order, [0, 2, 1]);
+    }
 }
