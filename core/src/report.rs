@@ -323,6 +323,47 @@ impl Prepared {
         selected
     }
 
+    /// The tasks `query` selects that one model solved (a sample of it passed) and the other
+    /// did not, both ways: `[solved by a only, solved by b only]`, in natural id order. A task
+    /// counts only when both models have samples of it.
+    pub fn solved_by_one(
+        &self,
+        tasks: &[Task],
+        results: &[SampleResult],
+        query: &Query,
+        models: [&str; 2],
+    ) -> [Vec<TaskId>; 2] {
+        // Per task: (has samples, solved) for each model.
+        let mut per_task: std::collections::BTreeMap<&TaskId, [(bool, bool); 2]> =
+            Default::default();
+        for unit in &self.units {
+            let task = &tasks[unit.task as usize];
+            let model = results[unit.results[0] as usize].model.as_deref();
+            let Some(slot) = models.iter().position(|m| Some(*m) == model) else {
+                continue;
+            };
+            if !query.matches_sample(task, model) {
+                continue;
+            }
+            let solved = unit
+                .results
+                .iter()
+                .any(|&i| results[i as usize].verdict == Verdict::Passed);
+            let entry = &mut per_task.entry(&task.id).or_default()[slot];
+            *entry = (true, entry.1 || solved);
+        }
+        let only = |slot: usize| {
+            let mut ids: Vec<TaskId> = per_task
+                .iter()
+                .filter(|(_, s)| s[0].0 && s[1].0 && s[slot].1 && !s[1 - slot].1)
+                .map(|(id, _)| (*id).clone())
+                .collect();
+            ids.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+            ids
+        };
+        [only(0), only(1)]
+    }
+
     /// One row per task `query` selects (in task id order): each of `models`' passed samples of
     /// samples run (`-` when it has none), and whether their pass rates differ (`yes`).
     pub fn passes_per_task(
@@ -700,6 +741,42 @@ pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tasks_solved_by_one_model_only_are_listed_both_ways() {
+        let bundle = crate::synthetic::bundle(600, 5);
+        let prepared = Prepared::new(&bundle.tasks, &bundle.results);
+        let models = ["model-a", "model-b"];
+        let [a_only, b_only] =
+            prepared.solved_by_one(&bundle.tasks, &bundle.results, &Query::default(), models);
+        let solved = |model: &str, id: &TaskId| {
+            bundle.results.iter().any(|r| {
+                &r.task_id == id
+                    && r.model.as_deref() == Some(model)
+                    && r.verdict == Verdict::Passed
+            })
+        };
+        assert!(!a_only.is_empty() || !b_only.is_empty());
+        assert!(a_only
+            .iter()
+            .all(|id| solved("model-a", id) && !solved("model-b", id)));
+        assert!(b_only
+            .iter()
+            .all(|id| solved("model-b", id) && !solved("model-a", id)));
+        // Every task solved by exactly one of them is listed.
+        let expected = bundle
+            .tasks
+            .iter()
+            .filter(|t| solved("model-a", &t.id) && !solved("model-b", &t.id))
+            .filter(|t| {
+                bundle
+                    .results
+                    .iter()
+                    .any(|r| r.task_id == t.id && r.model.as_deref() == Some("model-b"))
+            })
+            .count();
+        assert_eq!(a_only.len(), expected);
+    }
 
     #[test]
     fn natural_order_reads_numbers_by_value() {

@@ -146,6 +146,27 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
   await page.click('[data-testid=view-compare]');
   await waitFor(page, 'table[data-testid=compare-metrics] tbody tr');
   await waitFor(page, 'table[data-testid=compare-tasks] tbody tr');
+  // The tasks one model solved and the other did not, both ways, as the bundle's results say.
+  await waitFor(page, '[data-testid=solved-only-1]');
+  const models = [0, 1].map((slot) => page.$eval(`[data-testid=compare-${slot}]`, (s) => s.value));
+  const [a, b] = await Promise.all(models);
+  const results = JSON.parse(await readFile(bundle, 'utf8')).results;
+  const solvedOnly = (x, y) => {
+    const tasks = new Set(results.map((r) => r.task_id));
+    const has = (m, t) => results.some((r) => r.model === m && r.task_id === t);
+    const solved = (m, t) => results.some((r) => r.model === m && r.task_id === t && r.verdict === 'passed');
+    return [...tasks].filter((t) => has(x, t) && has(y, t) && solved(x, t) && !solved(y, t)).sort();
+  };
+  const listed = (slot) =>
+    page.$$eval(`[data-testid=solved-only-${slot}] li button`, (buttons) => buttons.map((b) => b.innerText.trim()));
+  assert.deepEqual((await listed(0)).sort(), solvedOnly(a, b));
+  assert.deepEqual((await listed(1)).sort(), solvedOnly(b, a));
+  const any = page.locator('[data-testid^=solved-only-] li button').first();
+  if (await any.count()) {
+    await any.click();
+    await waitFor(page, '[data-testid=side-by-side] .side h4');
+    assert.equal(await page.locator('[data-testid=side-by-side] .side').count(), 2);
+  }
 
   await page.click('[data-testid=view-samples]');
   // The verdict menu reads "all" while every sample is listed, also after a view switch (it used

@@ -1,5 +1,6 @@
-//! Two models side by side over the current selection: every metric, each task's passes, and
-//! how each model's code compares with the references (ScenEval's Tables IV and V).
+//! Two models side by side over the current selection: every metric, the tasks one solved and
+//! the other did not (both ways, with the two models' code for a task side by side), each task's
+//! passes, and how each model's code compares with the references (ScenEval's Tables IV and V).
 
 use super::data_table::DataTable;
 use super::use_store;
@@ -13,6 +14,7 @@ use yew::prelude::*;
 #[function_component(Compare)]
 pub fn compare() -> Html {
     let store = use_store();
+    let shown = use_state(|| None::<wasmeval_core::TaskId>);
     let Some(data) = store.data.clone() else {
         return html! {};
     };
@@ -49,6 +51,9 @@ pub fn compare() -> Html {
                 <p class="hint">{ "Choose the models to compare." }</p>
             } else {
                 <DataTable table={metrics} values={Some(values)} name="compare-metrics" />
+                if let [a, b] = models.as_slice() {
+                    { solved_by_one(&data, &query, [a, b], &shown) }
+                }
                 <h3>{ "Per task" }</h3>
                 <DataTable table={per_task} name="compare-tasks"
                     caption={Some(AttrValue::from("Samples passed of samples run, per model; rows where the models differ are marked"))} />
@@ -64,6 +69,76 @@ pub fn compare() -> Html {
                         None => html! {},
                     }
                 }) }
+            }
+        </>
+    }
+}
+
+/// The tasks each of two models solved and the other did not, and the two models' code for the
+/// task picked from those lists.
+fn solved_by_one(
+    data: &crate::state::Dataset,
+    query: &Query,
+    models: [&String; 2],
+    shown: &UseStateHandle<Option<wasmeval_core::TaskId>>,
+) -> Html {
+    let lists = data.prepared.solved_by_one(
+        &data.bundle.tasks,
+        &data.bundle.results,
+        query,
+        [models[0].as_str(), models[1].as_str()],
+    );
+    let list = |slot: usize| {
+        let ids = &lists[slot];
+        html! {
+            <div class="solved" data-testid={format!("solved-only-{slot}")}>
+                <h4>{ format!("Solved by {}, not by {} ({})", models[slot], models[1 - slot], ids.len()) }</h4>
+                if ids.is_empty() {
+                    <p class="hint">{ "none" }</p>
+                }
+                <ul>
+                    { for ids.iter().map(|id| {
+                        let (shown, pick) = (shown.clone(), id.clone());
+                        html! {
+                            <li><button class="link" onclick={Callback::from(move |_: MouseEvent| shown.set(Some(pick.clone())))}>{ &id.0 }</button></li>
+                        }
+                    }) }
+                </ul>
+            </div>
+        }
+    };
+    // The code of each model for the picked task: a passing sample when it has one.
+    let side = |task: &wasmeval_core::TaskId, model: &str| {
+        let samples = data
+            .bundle
+            .results
+            .iter()
+            .filter(|r| &r.task_id == task && r.model.as_deref() == Some(model));
+        let chosen = samples
+            .clone()
+            .find(|r| r.verdict == wasmeval_core::Verdict::Passed)
+            .or_else(|| samples.clone().next());
+        html! {
+            <div class="side">
+                <h4>{ model }
+                    if let Some(r) = chosen {
+                        { " " }<span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span>
+                        { format!(" (sample {})", r.index) }
+                    }
+                </h4>
+                { super::sample_detail::code_block(chosen.and_then(|r| r.code.as_deref())) }
+            </div>
+        }
+    };
+    html! {
+        <>
+            <h3>{ "Solved by one model only" }</h3>
+            <div class="solved-lists">{ list(0) }{ list(1) }</div>
+            if let Some(task) = shown.as_ref() {
+                <h3>{ format!("{}: the two models' code", task.0) }</h3>
+                <div class="side-by-side" data-testid="side-by-side">
+                    { side(task, models[0]) }{ side(task, models[1]) }
+                </div>
             }
         </>
     }

@@ -143,7 +143,7 @@ pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]
 }
 
 /// The program with line numbers (numbers are not part of the selectable text).
-fn code_block(code: Option<&str>) -> Html {
+pub(super) fn code_block(code: Option<&str>) -> Html {
     match code {
         None => html! { <p class="hint">{ "This bundle does not carry the sample's code." }</p> },
         Some(code) => html! {
