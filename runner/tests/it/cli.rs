@@ -327,3 +327,55 @@ fn help_works_as_users_type_it_and_counts_take_scientific_notation() {
         "{stderr}"
     );
 }
+
+#[test]
+fn samples_come_as_a_folder_of_files_named_by_task_or_as_bigcode_generations() {
+    let tasks = repo().join("demo/tasks.jsonl");
+    let fixture = repo().join("tests/fixtures/sample-sources");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("folder");
+    run(&tasks, &fixture.join("folder"), &out, &[]);
+    let got: Vec<(String, String)> = results(&out)
+        .iter()
+        .map(|r| {
+            (
+                r["task_id"].as_str().unwrap().to_owned(),
+                r["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("demo/1", "wrong_answer"),
+        ("demo/0", "passed"),
+        ("demo/2", "passed"),
+        ("demo/2", "wrong_answer"),
+    ];
+    assert_eq!(got, expected.map(|(t, v)| (t.to_owned(), v.to_owned())));
+
+    let out = work.path().join("generations");
+    run(&tasks, &fixture.join("generations.json"), &out, &[]);
+    let ids: Vec<_> = results(&out)
+        .iter()
+        .map(|r| (r["task_id"].clone(), r["verdict"].clone()))
+        .collect();
+    assert_eq!(
+        ids,
+        ["demo/0", "demo/1", "demo/2"].map(|t| (serde_json::json!(t), serde_json::json!("passed")))
+    );
+
+    // A file over the record limit is not read, and gets output_limit; a file that names no
+    // task stops the run, saying how to name it.
+    let folder = work.path().join("answers");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("demo_0.py"), "# padding\n".repeat(300)).unwrap();
+    let out = work.path().join("long");
+    run(&tasks, &folder, &out, &["--max-sample-bytes", "1KiB"]);
+    assert_eq!(results(&out)[0]["verdict"], "output_limit");
+    std::fs::write(folder.join("answer.py"), "x = 1\n").unwrap();
+    let refused = run_command(&tasks, &folder, &work.path().join("refused"), &[])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("1 file names no task (answer.py); name each file after its task (`demo_0.py`)"));
+}
