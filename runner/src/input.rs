@@ -77,6 +77,9 @@ struct FolderRecords {
 
 impl FolderRecords {
     fn new(folder: &Path, tasks: &[Task], max_bytes: u64) -> anyhow::Result<FolderRecords> {
+        if folder.join(RUN_RESULTS).exists() {
+            return Err(run_folder_given(folder, "--samples"));
+        }
         let mut found = Vec::new();
         let mut unmatched = Vec::new();
         let mut stack = vec![folder.to_owned()];
@@ -380,6 +383,20 @@ impl Iterator for SampleFile {
     }
 }
 
+/// What a run's output folder holds, by which it is told from an input folder.
+const RUN_RESULTS: &str = "results.jsonl";
+
+/// The error for a run's output folder given where an input is expected.
+fn run_folder_given(folder: &Path, flag: &str) -> anyhow::Error {
+    BadInput(format!(
+        "{}: this is a run's output folder (it holds {RUN_RESULTS}), not an input for {flag}; \
+         `wasmeval report {}` reads it",
+        folder.display(),
+        folder.display()
+    ))
+    .into()
+}
+
 /// Reads a task file (`.jsonl`, `.jsonl.gz` or a JSON array; wasmeval, human-eval, MBPP,
 /// ScenEval or HumanEval-X records).
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
@@ -396,6 +413,9 @@ const PSB2_CASES: &str = "psb2_edge_cases.jsonl";
 pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<(Vec<Task>, String)> {
     if path.is_dir() {
         let (descriptions, cases) = (path.join(PSB2_DESCRIPTIONS), path.join(PSB2_CASES));
+        if path.join(RUN_RESULTS).exists() {
+            return Err(run_folder_given(path, "--tasks"));
+        }
         if !descriptions.exists() || !cases.exists() {
             return Err(BadInput(format!(
                 "{} is a folder but not PSB2's (no {PSB2_DESCRIPTIONS} and {PSB2_CASES}): give a task file",

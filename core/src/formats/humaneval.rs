@@ -121,6 +121,9 @@ pub fn parse_sample(
     record: &str,
 ) -> Result<SampleRecord, FormatError> {
     let err = |message: String| FormatError::new(file, line, message);
+    if let Some(hint) = super::jsonl::shape_hint(record, "samples") {
+        return Err(err(hint));
+    }
     let fields: Map<String, Value> = match serde_json::from_str(record) {
         Ok(Value::Object(fields)) => fields,
         Ok(_) => return Err(err("expected a JSON object".into())),
@@ -146,7 +149,18 @@ pub fn parse_sample(
                 "give either `completion` or `solution`, not both".into()
             ))
         }
-        (None, None) => return Err(err("missing field `completion` (or `solution`)".into())),
+        (None, None) => {
+            let task_like = ["prompt", "test", "tests", "canonical_solution", "test_list"]
+                .iter()
+                .any(|k| fields.contains_key(*k));
+            return Err(err(if task_like {
+                "missing field `completion` (or `solution`); this record looks like a task: did \
+                 you swap --tasks and --samples?"
+                    .into()
+            } else {
+                "missing field `completion` (or `solution`)".into()
+            }));
+        }
     };
     let model = text_field("model")?;
     let info = sample_info(&fields).map_err(err)?;

@@ -31,6 +31,45 @@ impl FormatError {
     }
 }
 
+/// What a record that is not a JSON object looks like instead, said so the user can fix the
+/// input: Python or another language's source, CSV, or a JSON value of the wrong kind. `what` is
+/// what was expected (`samples`, `tasks`). `None` for a record that starts like an object.
+pub fn shape_hint(record: &str, what: &str) -> Option<String> {
+    let start = record.trim_start();
+    if start.starts_with('{') {
+        return None;
+    }
+    let source = [
+        "def ",
+        "import ",
+        "from ",
+        "class ",
+        "#",
+        "//",
+        "fn ",
+        "use ",
+        "function ",
+        "const ",
+    ];
+    let looks_like = if source.iter().any(|s| start.starts_with(s)) {
+        "program source"
+    } else if !start.starts_with(['[', '"']) && start.contains(',') {
+        "CSV"
+    } else {
+        "not a JSON object"
+    };
+    let expected = match what {
+        "samples" => {
+            "samples are JSON Lines, one object per line with `task_id` and `completion` \
+                      or `solution` (a folder of program files named by task works too)"
+        }
+        _ => "tasks are JSON Lines (or one JSON array), one object per task",
+    };
+    Some(format!(
+        "this looks like {looks_like}, not JSON Lines; {expected}"
+    ))
+}
+
 /// The non-blank lines of `text` with their 1-based line numbers.
 pub fn records(text: &str) -> impl Iterator<Item = (u64, &str)> {
     text.lines()

@@ -38,6 +38,9 @@ pub fn parse_tasks(file: &str, text: &str) -> Result<Vec<Task>, FormatError> {
 
 /// Parses one task record in any supported format.
 pub fn parse_task(record: &str) -> Result<Task, String> {
+    if let Some(hint) = super::jsonl::shape_hint(record, "tasks") {
+        return Err(hint);
+    }
     let value: Value = serde_json::from_str(record).map_err(|e| e.to_string())?;
     let Value::Object(fields) = &value else {
         return Err("expected a JSON object".into());
@@ -72,6 +75,14 @@ pub fn parse_task(record: &str) -> Result<Task, String> {
             .map_err(|e| format!("sceneval problem: {}: {}", e.path(), e.inner()))?
             .into_task()
             .map_err(|e| format!("sceneval problem: {e}"))?
+    } else if fields.contains_key("task_id")
+        && (fields.contains_key("completion") || fields.contains_key("solution"))
+    {
+        return Err(
+            "this record is a sample (`task_id` with `completion` or `solution`), not a task: did \
+             you swap --tasks and --samples?"
+                .into(),
+        );
     } else {
         return Err(
             "unknown task format: expected `stop_tokens` (multipl-e), `tests` (wasmeval), \
@@ -114,6 +125,26 @@ mod tests {
             cases[0].code,
             "def check(c):\n    for i in range(2): assert c(i) == i\n\ncheck(f)"
         );
+    }
+
+    #[test]
+    fn files_of_another_kind_are_named_with_the_fix() {
+        let error = |text: &str| parse_tasks("t.jsonl", text).unwrap_err().to_string();
+        assert!(error(r#"{"task_id": "H/0", "completion": "x"}"#)
+            .contains("did you swap --tasks and --samples?"));
+        assert!(error("def f():\n    return 1\n")
+            .contains("this looks like program source, not JSON Lines"));
+        assert!(error("task_id,completion\nH/0,x\n").contains("this looks like CSV"));
+        let samples = |text: &str| {
+            crate::formats::humaneval::parse_samples("s.jsonl", text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(
+            samples(r#"{"task_id": "H/0", "prompt": "def f():", "test": "assert f()"}"#)
+                .contains("this record looks like a task: did you swap --tasks and --samples?")
+        );
+        assert!(samples("import os\n").starts_with("s.jsonl:1: this looks like program source"));
     }
 
     #[test]

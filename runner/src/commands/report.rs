@@ -312,6 +312,20 @@ pub(crate) fn load(
         .into());
     }
     if path.is_file() {
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().ends_with(".jsonl"))
+        {
+            let folder = path
+                .parent()
+                .map_or(".".into(), |p| p.display().to_string());
+            return Err(BadInput(format!(
+                "{}: report reads a run's output folder or a bundle (.json), not a .jsonl file; \
+                 give the folder that holds results.jsonl and tasks.jsonl (`wasmeval report {folder}`)",
+                path.display()
+            ))
+            .into());
+        }
         let text = input::read_text(path)?;
         let bundle =
             Bundle::parse(&text).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;

@@ -379,3 +379,49 @@ fn samples_come_as_a_folder_of_files_named_by_task_or_as_bigcode_generations() {
     assert!(String::from_utf8_lossy(&refused.stderr)
         .contains("1 file names no task (answer.py); name each file after its task (`demo_0.py`)"));
 }
+
+#[test]
+fn inputs_of_the_wrong_kind_are_named_with_the_fix() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = (
+        repo().join("demo/tasks.jsonl"),
+        repo().join("demo/samples.jsonl"),
+    );
+    let python = work.path().join("answer.jsonl");
+    std::fs::write(&python, "def f():\n    return 1\n").unwrap();
+    let run_folder = work.path().join("done");
+    std::fs::create_dir(&run_folder).unwrap();
+    std::fs::write(run_folder.join("results.jsonl"), "").unwrap();
+    let out = work.path().join("out");
+    for (tasks, samples, says) in [
+        (
+            &samples,
+            &tasks,
+            "not a task: did you swap --tasks and --samples?",
+        ),
+        (
+            &tasks,
+            &python,
+            "this looks like program source, not JSON Lines",
+        ),
+        (
+            &run_folder,
+            &samples,
+            "this is a run's output folder (it holds results.jsonl)",
+        ),
+        (&tasks, &run_folder, "`wasmeval report"),
+    ] {
+        let output = run_command(tasks, samples, &out, &[]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(says), "{says}: {stderr}");
+    }
+    let report = wasmeval()
+        .arg("report")
+        .arg(run_folder.join("results.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&report.stderr)
+        .contains("give the folder that holds results.jsonl"));
+}
