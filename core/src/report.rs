@@ -75,6 +75,27 @@ pub const DISTRIBUTION_FACETS: [Facet; 3] = [
 ];
 
 impl Report {
+    /// What the selection holds, in one line, the same in the command line and the site:
+    /// `20 tasks with samples (of 164 selected), 2000 samples scored` when some selected tasks
+    /// have no sample, else `164 tasks selected, 16400 samples scored`.
+    pub fn headline(&self) -> String {
+        let count =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let samples = count(self.overall.samples, "sample", "samples");
+        if self.overall.tasks < self.tasks {
+            format!(
+                "{} with samples (of {} selected), {samples} scored",
+                count(self.overall.tasks, "task", "tasks"),
+                self.tasks
+            )
+        } else {
+            format!(
+                "{} selected, {samples} scored",
+                count(self.tasks, "task", "tasks")
+            )
+        }
+    }
+
     /// Scores the results that `query` selects, overall and grouped by the cross product of
     /// `facets` (a sample of a task with two topics counts in both topics' groups).
     pub fn new(tasks: &[Task], results: &[SampleResult], query: &Query, facets: &[Facet]) -> Self {

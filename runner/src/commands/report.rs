@@ -350,10 +350,7 @@ pub(crate) fn load(
 
 /// The metrics table, then the selection's distributions.
 fn table_text(report: &Report) -> String {
-    let mut text = format!(
-        "{} tasks selected, {} samples scored\n\n",
-        report.tasks, report.overall.samples
-    );
+    let mut text = format!("{}\n\n", report.headline());
     text.push_str(&report.table().to_text());
     if let Some(line) = wasmeval_core::results::judged_by_line(&report.judged_by) {
         text.push_str(&format!("\n{line}\n"));

@@ -351,6 +351,10 @@ fn samples_come_as_a_folder_of_files_named_by_task_or_as_bigcode_generations() {
         ("demo/2", "wrong_answer"),
     ];
     assert_eq!(got, expected.map(|(t, v)| (t.to_owned(), v.to_owned())));
+    // Counts are honest: 3 of the 42 demo tasks have samples.
+    let report = wasmeval().arg("report").arg(&out).output().unwrap();
+    assert!(String::from_utf8_lossy(&report.stdout)
+        .starts_with("3 tasks with samples (of 42 selected), 4 samples scored"));
 
     let out = work.path().join("generations");
     run(&tasks, &fixture.join("generations.json"), &out, &[]);

@@ -106,6 +106,9 @@ test('a filter menu writes its term into the query, and the numbers follow', asy
     'topic menu',
   );
   assert.match(await page.locator('[data-testid=command]').innerText(), /--where 'topic=strings'/);
+  // The headline is the command line's first line, word for word.
+  const cli = wasmeval(['report', bundle, '--where', 'topic=strings']).stdout.split('\n')[0];
+  assert.equal((await page.innerText('[data-testid=headline]')).trim(), cli);
   // A query that does not parse is shown as an error and keeps the selection in force.
   await page.locator('input[data-testid=query]').fill('year=abc');
   await page.locator('input[data-testid=query]').press('Enter');

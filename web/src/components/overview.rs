@@ -23,7 +23,7 @@ pub fn overview() -> Html {
     let verdicts = verdict_table(&report);
     html! {
         <>
-            <h2>{ format!("{} tasks, {} samples selected", report.tasks, report.overall.samples) }</h2>
+            <h2 data-testid="headline">{ report.headline() }</h2>
             if report.overall.samples == 0 {
                 <p class="hint" data-testid="empty">
                     { "No sample matches this selection: loosen the query or the menus above." }
