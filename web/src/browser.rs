@@ -1,5 +1,6 @@
 //! The few things the site asks of the browser: fetching a URL, reading a dropped or picked
-//! file, offering a download, reading the page's URL and a clock. Errors are strings for the
+//! file, offering a download, reading and writing the page's URL (and hearing Back and Forward)
+//! and a clock. Errors are strings for the
 //! page to show, with their cause kept.
 
 use wasm_bindgen::JsCast;
@@ -117,4 +118,57 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     anchor.click();
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
+}
+
+/// The page URL's query string (`?view=samples`), or empty.
+pub fn page_search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `search` in the page's URL, as a new history entry (`push`) or in place of the current
+/// one; the page does not reload.
+pub fn set_page_search(search: &str, push: bool) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let path = window.location().pathname().unwrap_or_default();
+    let url = format!("{path}{search}");
+    if let Ok(history) = window.history() {
+        let _ = match push {
+            true => history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)),
+            false => history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)),
+        };
+    }
+}
+
+/// A listener of the window's Back and Forward (`popstate`), removed when dropped.
+pub struct BackForward {
+    callback: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl BackForward {
+    /// Calls `on_move` after each Back or Forward.
+    pub fn listen(mut on_move: impl FnMut() + 'static) -> BackForward {
+        let callback = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |_: web_sys::Event| on_move(),
+        );
+        if let Some(window) = web_sys::window() {
+            let _ = window
+                .add_event_listener_with_callback("popstate", callback.as_ref().unchecked_ref());
+        }
+        BackForward { callback }
+    }
+}
+
+impl Drop for BackForward {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(
+                "popstate",
+                self.callback.as_ref().unchecked_ref(),
+            );
+        }
+    }
 }

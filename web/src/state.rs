@@ -143,6 +143,18 @@ impl View {
         View::Playground,
     ];
 
+    /// The view's name in the page's URL (`?view=samples`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            View::Overview => "overview",
+            View::Explorer => "dataset",
+            View::Performance => "topics",
+            View::Compare => "compare",
+            View::Samples => "samples",
+            View::Playground => "playground",
+        }
+    }
+
     /// The menu label.
     pub fn label(self) -> &'static str {
         match self {
@@ -227,6 +239,145 @@ impl Draft {
     }
 }
 
+/// What the page's URL says of the page: the view, the selection, the grouping, the sample
+/// open and the models compared, so that a link reproduces the page and Back and Forward move
+/// between pages. The bundle's own `?bundle=` is kept as it is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Place {
+    /// `view=`.
+    pub view: Option<View>,
+    /// `where=`, the query as typed.
+    pub query: Option<String>,
+    /// `by=`, facets joined by `,` (`by=` alone: no grouping).
+    pub group_by: Option<Vec<Facet>>,
+    /// `sample=`, an index.
+    pub sample: Option<u64>,
+    /// `compare=`, two models joined by `,`.
+    pub compare: Option<[Option<String>; 2]>,
+}
+
+impl Place {
+    /// Reads a URL's query string (`?view=samples&sample=3`); what it does not know is ignored.
+    pub fn parse(search: &str) -> Place {
+        let mut place = Place::default();
+        for (key, value) in url_pairs(search) {
+            match key.as_str() {
+                "view" => place.view = View::ALL.into_iter().find(|v| v.slug() == value),
+                "where" => place.query = Some(value),
+                "by" => {
+                    place.group_by = Some(
+                        value
+                            .split(',')
+                            .filter(|f| !f.is_empty())
+                            .filter_map(|f| f.parse().ok())
+                            .collect(),
+                    )
+                }
+                "sample" => place.sample = value.parse().ok(),
+                "compare" => {
+                    let mut models = value
+                        .splitn(2, ',')
+                        .map(|m| (!m.is_empty()).then(|| m.to_owned()));
+                    place.compare = Some([models.next().flatten(), models.next().flatten()]);
+                }
+                _ => {}
+            }
+        }
+        place
+    }
+
+    /// The query string of `state`'s page, keeping `bundle` when given; defaults are left out.
+    pub fn of(state: &State, bundle: Option<&str>) -> String {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        if let Some(bundle) = bundle {
+            pairs.push(("bundle", bundle.to_owned()));
+        }
+        if state.view != View::Overview {
+            pairs.push(("view", state.view.slug().to_owned()));
+        }
+        if !state.query_text.trim().is_empty() {
+            pairs.push(("where", state.query_text.trim().to_owned()));
+        }
+        if state.group_by != [Facet::Model] {
+            let names: Vec<String> = state.group_by.iter().map(ToString::to_string).collect();
+            pairs.push(("by", names.join(",")));
+        }
+        if let Some(sample) = state.sample.filter(|_| state.view == View::Samples) {
+            pairs.push(("sample", sample.to_string()));
+        }
+        if state.view == View::Compare {
+            let [a, b] = &state.compare;
+            let name = |m: &Option<String>| m.clone().unwrap_or_default();
+            pairs.push(("compare", format!("{},{}", name(a), name(b))));
+        }
+        if pairs.is_empty() {
+            return String::new();
+        }
+        let encoded: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", url_encode(v)))
+            .collect();
+        format!("?{}", encoded.join("&"))
+    }
+}
+
+/// `key=value` pairs of a query string, decoded.
+fn url_pairs(search: &str) -> Vec<(String, String)> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (url_decode(k), url_decode(v))
+        })
+        .collect()
+}
+
+/// Percent-encodes what a query string's value cannot hold as it is.
+fn url_encode(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b'/'
+            | b','
+            | b':' => out.push(byte as char),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` and `+` (a space); a `%` not followed by two hex digits stays as it is.
+fn url_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'+', _) => out.push(b' '),
+            (b'%', Some(value)) => {
+                out.push(value);
+                i += 2;
+            }
+            (byte, _) => out.push(byte),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Everything the page shows follows from this.
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -254,6 +405,8 @@ pub struct State {
     pub server: Server,
     /// The playground's code.
     pub draft: Draft,
+    /// A place the URL asked for, applied once its bundle is open.
+    pub pending: Option<Place>,
 }
 
 impl Default for State {
@@ -271,6 +424,7 @@ impl Default for State {
             report: None,
             server: Server::Probing,
             draft: Draft::default(),
+            pending: None,
         }
     }
 }
@@ -321,6 +475,9 @@ pub enum Action {
     Server(Server),
     /// The playground's code changed.
     Draft(Draft),
+    /// Go to a place the URL names (on start, and on Back and Forward); kept until a bundle is
+    /// open when none is yet.
+    Go(Place),
     /// Open a sample's code in the playground, against its task.
     EditAndRun {
         /// The sample's task.
@@ -382,6 +539,10 @@ impl State {
                 }
             }
             Action::Server(server) => next.server = server,
+            Action::Go(place) => match next.data {
+                Some(_) => next.go(place),
+                None => next.pending = Some(place),
+            },
             Action::Draft(draft) => next.draft = draft,
             Action::EditAndRun { task_id, code } => {
                 let task = next
@@ -415,6 +576,22 @@ impl State {
         self.data = Some(Rc::new(data));
         self.load = Load::Ready;
         self.sample = None;
+        self.rescore();
+        if let Some(place) = self.pending.take() {
+            self.go(place);
+        }
+    }
+
+    /// Shows `place`: what it names changes, the rest goes back to its default.
+    fn go(&mut self, place: Place) {
+        self.view = place.view.unwrap_or(View::Overview);
+        self.query_text = place.query.unwrap_or_default();
+        self.group_by = place.group_by.unwrap_or_else(|| vec![Facet::Model]);
+        self.sample = place.sample;
+        if let Some(compare) = place.compare {
+            self.compare = compare;
+        }
+        self.apply_query_text();
         self.rescore();
     }
 
@@ -658,6 +835,38 @@ mod tests {
             }
             load => panic!("{load:?}"),
         }
+    }
+
+    #[test]
+    fn the_url_names_the_page_and_reopens_it() {
+        let state = loaded()
+            .apply(Action::Query("topic=strings;year=2018..".into()))
+            .apply(Action::GroupBy(vec![Facet::Year, Facet::Model]))
+            .apply(Action::Show(View::Samples))
+            .apply(Action::Sample(Some(7)));
+        let url = Place::of(&state, Some("runs/a b.json"));
+        assert_eq!(
+            url,
+            "?bundle=runs/a%20b.json&view=samples&where=topic%3Dstrings%3Byear%3D2018..&by=year,model&sample=7"
+        );
+        // The same page from the URL, also when it comes before the bundle.
+        let place = Place::parse(&url);
+        let reopened = State::default()
+            .apply(Action::Go(place.clone()))
+            .apply(Action::Loaded {
+                source: "synthetic".into(),
+                text: serde_json::to_string(&synthetic::bundle(400, 3)).unwrap(),
+            });
+        assert_eq!(reopened.view, View::Samples);
+        assert_eq!(reopened.query_text, state.query_text);
+        assert_eq!(reopened.group_by, state.group_by);
+        assert_eq!(reopened.sample, Some(7));
+        assert_eq!(reopened.report, state.report);
+        // Back to the overview: the defaults, and a URL with nothing but the bundle.
+        let back = reopened.apply(Action::Go(Place::parse("?bundle=x.json")));
+        assert_eq!((back.view, back.sample), (View::Overview, None));
+        assert_eq!(Place::of(&back, None), "");
+        assert_eq!(url_decode("a%2"), "a%2");
     }
 
     #[test]

@@ -231,3 +231,27 @@ test('a click on a column header sorts the rows by it, largest first, then the o
   assertNoUncaught(page);
   await page.close();
 });
+
+test('the URL names the page: a link reopens it, and Back and Forward move between views', async () => {
+  const results = JSON.parse(await readFile(bundle, 'utf8')).results;
+  const index = results[3].index;
+  const page = await open(`?bundle=bundle.json&view=samples&sample=${index}&where=${encodeURIComponent('topic=strings')}`);
+  await waitFor(page, '[data-testid=sample-detail]');
+  assert.ok((await page.innerText('[data-testid=sample-detail] h2')).startsWith(`Sample ${index} of`));
+  assert.equal(await page.locator('input[data-testid=query]').inputValue(), 'topic=strings');
+  // Moving on writes the URL; Back returns to the sample, Forward to the view.
+  await page.click('[data-testid=view-overview]');
+  await waitFor(page, 'table[data-testid=overview]');
+  assert.ok(!page.url().includes('view='), page.url());
+  assert.ok(page.url().includes('where=topic%3Dstrings'), page.url());
+  await page.click('[data-testid=view-explorer]');
+  assert.ok(page.url().includes('view=dataset'), page.url());
+  await page.goBack();
+  await waitFor(page, 'table[data-testid=overview]');
+  await page.goBack();
+  await waitFor(page, '[data-testid=sample-detail]');
+  await page.goForward();
+  await waitFor(page, 'table[data-testid=overview]');
+  assertNoUncaught(page);
+  await page.close();
+});

@@ -6,7 +6,7 @@ use super::{
     overview::Overview, performance::Performance, playground::Playground, samples::Samples, Store,
 };
 use crate::browser;
-use crate::state::{Action, Health, Load, Server, State, View};
+use crate::state::{Action, Health, Load, Place, Server, State, View};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -82,6 +82,34 @@ pub fn app() -> Html {
             }
         });
     }
+    // The page's place follows the state: a new history entry when the view, the sample or the
+    // models compared change, the same entry when only the selection or grouping does; Back and
+    // Forward go to the place their URL names.
+    {
+        let state = (*store).clone();
+        use_effect_with(state, |state| {
+            if state.load == Load::Ready {
+                let bundle = browser::url_parameter("bundle");
+                let wanted = Place::of(state, bundle.as_deref());
+                let current = browser::page_search();
+                if wanted != current {
+                    let (was, now) = (Place::parse(&current), Place::parse(&wanted));
+                    let moved =
+                        (was.view, was.sample, was.compare) != (now.view, now.sample, now.compare);
+                    browser::set_page_search(&wanted, moved);
+                }
+            }
+        });
+    }
+    {
+        let store = store.clone();
+        use_effect_with((), move |_| {
+            let listener = browser::BackForward::listen(move || {
+                store.dispatch(Action::Go(Place::parse(&browser::page_search())))
+            });
+            move || drop(listener)
+        });
+    }
     if let Some(size) = bench.as_ref() {
         return html! { <main data-testid="app"><Bench size={size.clone()} /></main> };
     }
@@ -126,6 +154,8 @@ fn start(store: Store) {
             store.dispatch(Action::Server(server));
         });
     }
+    // The place the URL names, shown once the bundle is open.
+    store.dispatch(Action::Go(Place::parse(&browser::page_search())));
     if let Some(url) = browser::url_parameter("bundle") {
         load_url(&store, url);
         return;
