@@ -20,7 +20,7 @@ pub mod synthetic;
 pub mod task;
 
 pub use results::{CaseResult, JudgedBy, RunSummary, SampleResult, TimeoutCause, Verdict};
-pub use sample::{Grades, Sample, SampleCode, SampleInfo};
+pub use sample::{Grades, Sample, SampleCode, SampleInfo, Shard};
 pub use task::{
     AssertionCase, AssertionSet, CallCase, CallCheck, Complexity, IoCase, Language, Metadata,
     OutputComparison, Reference, Source, SourceKind, Task, TaskId, TestSuite,

@@ -23,6 +23,56 @@ pub struct Sample {
     pub info: SampleInfo,
 }
 
+/// One part of a run split across machines (`run --shard K/N`): part `index` of `count`, from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which part, from 0.
+    pub index: u64,
+    /// How many parts.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `K/N` (`3/8`: the fourth of eight parts), K from 0 to N-1.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("`{text}`: a shard is K/N, part K (from 0) of N"))?;
+        let number = |s: &str| {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("`{text}`: a shard is K/N with whole numbers"))
+        };
+        let (index, count) = (number(k)?, number(n)?);
+        if count == 0 || index >= count {
+            return Err(format!(
+                "`{text}`: K counts from 0 to N-1 (as $JOB_COMPLETION_INDEX and a SLURM array \
+                 from 0 do)"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the sample at `index` answering `task` belongs to this part: by a hash of the two
+    /// (FNV-1a, the same on every machine), so the parts never depend on where they run or on
+    /// the order of the other samples' lines.
+    pub fn holds(&self, task: &TaskId, index: u64) -> bool {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let bytes = task.0.bytes().chain([0]).chain(index.to_le_bytes());
+        for byte in bytes {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash % self.count == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 /// What a samples file may say about a sample besides its code; copied into its result so that
 /// reports need only the results.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -97,5 +147,28 @@ impl Sample {
             SampleCode::Completion(completion) => format!("{}{}", task.prompt, completion),
             SampleCode::Solution(solution) => solution.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_every_sample_into_exactly_one_part_stably() {
+        let shards: Vec<Shard> = (0..3)
+            .map(|k| Shard::parse(&format!("{k}/3")).unwrap())
+            .collect();
+        let mut sizes = [0; 3];
+        for index in 0..3000 {
+            let task = TaskId(format!("HumanEval/{}", index % 164));
+            let holders: Vec<usize> = (0..3).filter(|&k| shards[k].holds(&task, index)).collect();
+            assert_eq!(holders.len(), 1);
+            sizes[holders[0]] += 1;
+        }
+        assert!(sizes.iter().all(|&n| n > 900), "{sizes:?}");
+        assert!(Shard::parse("3/3").is_err());
+        assert!(Shard::parse("0/0").is_err());
+        assert!(Shard::parse("a/2").is_err());
     }
 }

@@ -22,6 +22,9 @@ enum Command {
     /// Score results per scenario: every metric grouped by any facet, over any selection.
     #[command(after_help = REPORT_EXAMPLES)]
     Report(commands::report::ReportArgs),
+    /// Join the output folders of a run split with `run --shard K/N` into the single run's.
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(commands::merge::MergeArgs),
     /// The sandbox as an HTTP server: a JSON API to evaluate samples, and the static site.
     #[command(after_help = SERVE_EXAMPLES)]
     Serve(commands::serve::ServeArgs),
@@ -42,6 +45,13 @@ Examples:
   # killed half way? run the same command again: it resumes where it stopped
 
 Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  wasmeval run --tasks T --samples S --shard 0/3 --out parts/0   # on three machines, K = 0, 1, 2
+  wasmeval merge out parts/0 parts/1 parts/2                    # the same folder as one run's
+
+Kubernetes Indexed Jobs and SLURM arrays: docs/scale-out.md.";
 
 const SERVE_EXAMPLES: &str = "\
 Examples:
@@ -89,7 +99,7 @@ fn help(args: HelpArgs) -> anyhow::Result<()> {
             Some(command) if !command.is_hide_set() => command.clone(),
             _ => {
                 return Err(crate::errors::ExpectedError::BadInput(format!(
-                    "no command `{name}`; commands are: run, report, serve, analyze"
+                    "no command `{name}`; commands are: run, report, merge, serve, analyze"
                 ))
                 .into())
             }
@@ -271,6 +281,7 @@ pub fn main() -> ExitCode {
         Command::Report(args) => commands::report::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::Help(args) => help(args),
         // Returns its own exit codes: on success the process has become the compiler.
         Command::ConfinedExec(args) => return commands::confined_exec::run(args),

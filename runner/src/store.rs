@@ -41,6 +41,9 @@ pub struct RunManifest {
     /// `--model`, the label of samples that name no model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `--shard`: which part of a split run these results are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<wasmeval_core::Shard>,
 }
 
 impl RunManifest {
@@ -70,6 +73,7 @@ impl RunManifest {
         check(self.c_compiler == other.c_compiler, "C/C++ compiler");
         check(self.limits == other.limits, "limits");
         check(self.model == other.model, "--model");
+        check(self.shard == other.shard, "--shard");
         differs
     }
 }
@@ -128,8 +132,12 @@ pub struct ResultStore {
     done: BTreeMap<u64, SampleResult>,
 }
 
-const RESULTS: &str = "results.jsonl";
-const MANIFEST: &str = "run.json";
+/// The results file of an output folder.
+pub const RESULTS: &str = "results.jsonl";
+/// The run manifest of an output folder.
+pub const MANIFEST: &str = "run.json";
+/// The summary a finished run writes last.
+pub const SUMMARY: &str = "summary.json";
 
 impl ResultStore {
     /// Opens `dir`, creating it, or resuming the results already there when `manifest` matches.

