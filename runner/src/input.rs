@@ -286,8 +286,11 @@ impl SampleFile {
             self.hasher.update(&self.buffer);
             if !self.buffer.ends_with(b"\n") && read as u64 > self.max_line {
                 // Past the limit: the rest of the line is hashed and counted, never held.
-                let rest = self.skip_line().with_context(|| cannot_read(&self.path))?;
-                let bytes = self.buffer.len() as u64 + rest;
+                let (rest, ends_with_return) =
+                    self.skip_line().with_context(|| cannot_read(&self.path))?;
+                // The record's length: without the newline, nor a carriage return before it.
+                let bytes =
+                    (self.buffer.len() as u64 + rest).saturating_sub(u64::from(ends_with_return));
                 if bytes > self.max_line {
                     return self.oversized(bytes).map(Some);
                 }
@@ -321,9 +324,9 @@ impl SampleFile {
         }
     }
 
-    /// Reads past the rest of the current line, hashing it; its length, without the newline and
-    /// a carriage return before it.
-    fn skip_line(&mut self) -> std::io::Result<u64> {
+    /// Reads past the rest of the current line, hashing it: its length without the newline, and
+    /// whether the line's last byte before the newline is a carriage return.
+    fn skip_line(&mut self) -> std::io::Result<(u64, bool)> {
         let mut skipped = 0u64;
         let mut last = self.buffer.last().copied();
         loop {
@@ -344,7 +347,7 @@ impl SampleFile {
                 break;
             }
         }
-        Ok(skipped - u64::from(last == Some(b'\r')))
+        Ok((skipped, last == Some(b'\r')))
     }
 
     /// The record of the current line, `bytes` long, from its start in the buffer.
@@ -445,4 +448,27 @@ pub fn read_samples(path: &Path) -> anyhow::Result<Vec<humaneval::SampleRecord>>
         &path.display().to_string(),
         &text,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crlf_line_exactly_at_the_limit_is_read_whole_and_a_longer_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let record = r#"{"task_id": "t", "solution": "x"}"#;
+        let limit = record.len() as u64;
+        std::fs::write(&path, format!("{record}\r\n{record} \r\n")).unwrap();
+        let lines: Vec<SampleLine> = SampleFile::open(&path, limit, &[])
+            .unwrap()
+            .collect::<anyhow::Result<_>>()
+            .unwrap();
+        assert!(matches!(lines[0], SampleLine::Read(_)));
+        match &lines[1] {
+            SampleLine::Oversized { bytes, .. } => assert_eq!(*bytes, limit + 1),
+            SampleLine::Read(_) => panic!("the second record is over the limit"),
+        }
+    }
 }
