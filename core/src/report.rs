@@ -506,6 +506,58 @@ pub fn failures_by_cause(
     }
 }
 
+/// The one-line definition of a report column (`pass@10`, `avg_pass_ratio`, ...), as
+/// docs/metrics.md gives it, for tooltips and legends; `None` for a group's key column.
+pub fn column_help(header: &str) -> Option<String> {
+    let k = |prefix: &str| {
+        header
+            .strip_prefix(prefix)
+            .and_then(|k| k.parse::<u32>().ok())
+    };
+    if let Some(k) = k("pass@") {
+        let chance = match k {
+            1 => "the chance that a sample passes".to_owned(),
+            k => format!("the chance that at least one of {k} samples passes"),
+        };
+        return Some(format!(
+            "pass@{k}: {chance}, estimated per task and model (Chen et al. 2021) and averaged \
+             (docs/metrics.md)"
+        ));
+    }
+    if let Some(k) = k("attempts@") {
+        return Some(format!(
+            "#attempt_{k}: the attempt that first passed among the first {k}, or {} when none did, \
+             averaged per task and model; lower is better (MBUPP, docs/metrics.md)",
+            k + 1
+        ));
+    }
+    Some(
+        match header {
+            "samples" => "samples scored",
+            "tasks" => "tasks with at least one sample scored",
+            "passed" => "samples whose every test case passed",
+            "avg_pass_ratio" => {
+                "AvgPassRatio: the fraction of a sample's test cases that passed, averaged per task \
+                 and model, then over them (AixBench, docs/metrics.md)"
+            }
+            "sceneval_pass_rate" => {
+                "ScenEval pass rate: 1 - failed cases / all cases, pooled over every sample of the \
+                 group (docs/metrics.md)"
+            }
+            "solvability" => {
+                "solvability: the share of (task, model) pairs in which at least one sample passed \
+                 (MBUPP, docs/metrics.md)"
+            }
+            "epam" => {
+                "EPAM score: 0.4 accuracy + 0.4 completeness (graded 0 to 4) + 0.1 generation rate + \
+                 0.1 attempt, over graded samples; needs `grades` in the samples (docs/metrics.md)"
+            }
+            _ => return None,
+        }
+        .to_owned(),
+    )
+}
+
 /// Compares text as people read it: runs of digits by their value, so `HumanEval/2` comes before
 /// `HumanEval/10`, and letters without regard to case (then with it, to break ties).
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
@@ -797,6 +849,28 @@ mod tests {
             })
             .count();
         assert_eq!(a_only.len(), expected);
+    }
+
+    #[test]
+    fn every_metric_column_of_a_report_has_a_definition() {
+        let bundle = crate::synthetic::bundle(100, 3);
+        let report = Report::new(
+            &bundle.tasks,
+            &bundle.results,
+            &Query::default(),
+            &[Facet::Model],
+        );
+        let headers = report.table().headers;
+        let undefined: Vec<&String> = headers
+            .iter()
+            .skip(1)
+            .filter(|h| column_help(h).is_none())
+            .collect();
+        assert!(undefined.is_empty(), "{undefined:?}");
+        assert!(column_help("pass@10")
+            .unwrap()
+            .contains("at least one of 10 samples"));
+        assert_eq!(column_help("model"), None);
     }
 
     #[test]

@@ -224,6 +224,16 @@ test('a click on a column header sorts the rows by it, largest first, then the o
   assert.equal(await header(last).getAttribute('aria-sort'), 'descending');
   await header(last).locator('button').click();
   assert.deepEqual((await column(last)).map(Number), [...totals].sort((a, b) => a - b));
+  // Every metric's header says what it means, in core's words.
+  await page.click('[data-testid=view-overview]');
+  await waitFor(page, 'table[data-testid=overview] thead th');
+  const titles = await page.$$eval('table[data-testid=overview] thead th button', (buttons) =>
+    Object.fromEntries(buttons.map((b) => [b.innerText.trim(), b.title])),
+  );
+  assert.match(titles.avg_pass_ratio, /^AvgPassRatio: the fraction of a sample's test cases that passed/);
+  assert.match(titles['pass@1'] ?? '', /^pass@1: the chance that a sample passes, estimated per task and model/);
+  await page.click('[data-testid=view-samples]');
+  await waitFor(page, 'table[data-testid=failures] tbody tr');
   // Text sorts A to Z on the first click.
   await header(0).locator('button').click();
   const causes = await column(0);

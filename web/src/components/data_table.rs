@@ -100,6 +100,11 @@ pub fn data_table(props: &DataTableProps) -> Html {
                 }))
             })
         };
+        // What the column means (core's definitions), and that a click sorts by it.
+        let help = match wasmeval_core::report::column_help(name) {
+            Some(definition) => format!("{definition}. Click to sort."),
+            None => "Click to sort by this column.".to_owned(),
+        };
         let aria = current.map(|s| {
             if s.descending {
                 "descending"
@@ -110,7 +115,7 @@ pub fn data_table(props: &DataTableProps) -> Html {
         let mark = current.map_or("", |s| if s.descending { " ▼" } else { " ▲" });
         html! {
             <th scope="col" aria-sort={aria}>
-                <button class="sort" {onclick} title="sort by this column">{ format!("{name}{mark}") }</button>
+                <button class="sort" {onclick} title={help}>{ format!("{name}{mark}") }</button>
             </th>
         }
     };
