@@ -17,11 +17,18 @@ import { REPO, wasmeval } from '../lib/report.js';
 let server; // wasmeval serve --demo
 let staticHost; // the same site on a static file server
 let site;
+let demoResults; // the demo, evaluated here: a clean clone has no out/demo
 let browser;
 
 before(async () => {
+  demoResults = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-demo-'));
+  const demo = wasmeval([
+    'run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'),
+    '--out', demoResults, '--fresh',
+  ]);
+  assert.equal(demo.status, 0, demo.stderr);
   // 2e9 fuel: an endless loop ends as a timeout in a few seconds.
-  server = await serveWasmeval(['--demo', '--jobs', '2', '--fuel', '2000000000']);
+  server = await serveWasmeval(['--demo', '--results', demoResults, '--jobs', '2', '--fuel', '2000000000']);
   site = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-static-'));
   const run = wasmeval(['report', path.join(REPO, 'tests/fixtures/report'), '--site', site]);
   assert.equal(run.status, 0, run.stderr);
@@ -34,6 +41,7 @@ after(async () => {
   await server?.close();
   await staticHost?.close();
   if (site) await rm(site, { recursive: true, force: true });
+  if (demoResults) await rm(demoResults, { recursive: true, force: true });
 });
 
 const TASK = 'demo/2';
