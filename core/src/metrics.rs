@@ -53,6 +53,9 @@ pub struct ScoreOptions {
     /// The fastest generation rate (tokens per second) of the samples being compared, which EPAM
     /// divides by; the same for every group of a report so that groups are comparable.
     pub max_rate: Option<f64>,
+    /// Whether to compute a 95% bootstrap interval for each pass@k ([`pass_at_k_interval`]);
+    /// off by default, since it costs [`BOOTSTRAP_RESAMPLES`] passes over the units.
+    pub intervals: bool,
 }
 
 /// The attempts #attempt_k allows unless told otherwise (EPAM's scale also stops at 3).
@@ -64,6 +67,7 @@ impl Default for ScoreOptions {
             ks: vec![1, 10, 100],
             attempt_k: DEFAULT_ATTEMPT_K,
             max_rate: None,
+            intervals: false,
         }
     }
 }
@@ -86,6 +90,42 @@ pub fn max_rate<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Opti
         .fold(None, |max, rate| {
             Some(max.map_or(rate, |m: f64| m.max(rate)))
         })
+}
+
+/// Resamples of the bootstrap behind [`pass_at_k_interval`].
+pub const BOOTSTRAP_RESAMPLES: u32 = 1000;
+
+/// A 95% percentile-bootstrap interval for the mean of `values` (one value per unit, as pass@k
+/// is a mean over units): the units are drawn with replacement [`BOOTSTRAP_RESAMPLES`] times and
+/// the 2.5th and 97.5th percentiles of the resampled means are returned. The generator is seeded
+/// with a constant, so the same values always give the same interval, on every platform.
+/// `None` for no values.
+pub fn pass_at_k_interval(values: &[f64]) -> Option<[f64; 2]> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut state: u64 = 0x5EED_0F_3A5_3E7A1;
+    let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
+        .map(|_| {
+            let sum: f64 = (0..values.len())
+                .map(|_| values[(split_mix(&mut state) % values.len() as u64) as usize])
+                .sum();
+            sum / values.len() as f64
+        })
+        .collect();
+    means.sort_unstable_by(f64::total_cmp);
+    let at = |q: f64| means[((q * f64::from(BOOTSTRAP_RESAMPLES - 1)).round()) as usize];
+    Some([at(0.025), at(0.975)])
+}
+
+/// SplitMix64: a small generator whose output is the same everywhere (the bootstrap must give
+/// the command line and the browser the same interval).
+fn split_mix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// `pass@k` per k, keyed by the number k (so ordered by k: `pass@2` before `pass@10`). Files
@@ -161,6 +201,9 @@ pub struct Metrics {
     pub verdicts: BTreeMap<Verdict, u64>,
     /// `pass@k` for each k for which every unit has at least k samples.
     pub pass_at_k: PassAtK,
+    /// The 95% bootstrap interval of each pass@k, when asked for ([`ScoreOptions::intervals`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pass_at_k_interval: BTreeMap<u32, [f64; 2]>,
     /// AvgPassRatio (AixBench): the mean over units of the mean fraction of cases passed.
     pub avg_pass_ratio: Option<f64>,
     /// ScenEval's pass rate: 1 - failed cases / all cases, pooled over every sample of the group.
@@ -176,6 +219,9 @@ pub struct Metrics {
     pub epam: Option<f64>,
     /// Samples with grades.
     pub graded: u64,
+    /// Samples that say which attempt they are (without any, #attempt_k takes file order).
+    #[serde(default)]
+    pub attempted: u64,
 }
 
 /// Fraction of a sample's cases that passed; a sample without cases (it failed to build, or the
@@ -342,7 +388,7 @@ pub fn score_units<'u, 'a: 'u>(
     let mut counts: Vec<(u64, u64)> = Vec::new();
     let (mut ratio_sum, mut ratio_units) = (0.0, 0u64);
     let mut attempts_sum = 0.0;
-    let (mut epam_sum, mut graded) = (0.0, 0u64);
+    let (mut epam_sum, mut graded, mut attempted) = (0.0, 0u64, 0u64);
     for unit in units {
         unit_count += 1;
         // Same task as the unit before: the same string, often the same allocation.
@@ -357,6 +403,7 @@ pub fn score_units<'u, 'a: 'u>(
             samples += 1;
             unit_passed += u64::from(result.verdict == Verdict::Passed);
             verdict_counts[result.verdict as usize] += 1;
+            attempted += u64::from(result.info.attempt.is_some());
             if let Some(grades) = &result.info.grades {
                 graded += 1;
                 epam_sum += epam_score(
@@ -382,6 +429,20 @@ pub fn score_units<'u, 'a: 'u>(
             .filter_map(|&k| mean_pass_at_k(&counts, k).map(|v| (k, v)))
             .collect(),
     );
+    let pass_at_k_interval = if options.intervals {
+        pass_at_k
+            .ks()
+            .filter_map(|k| {
+                let values: Vec<f64> = counts
+                    .iter()
+                    .filter_map(|&(n, c)| self::pass_at_k(n, c, k))
+                    .collect();
+                pass_at_k_interval(&values).map(|interval| (k, interval))
+            })
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     let verdicts: BTreeMap<Verdict, u64> = Verdict::ALL
         .iter()
         .zip(verdict_counts)
@@ -396,18 +457,33 @@ pub fn score_units<'u, 'a: 'u>(
         passed,
         verdicts,
         pass_at_k,
+        pass_at_k_interval,
         avg_pass_ratio: (ratio_units > 0).then(|| ratio_sum / ratio_units as f64),
         sceneval_pass_rate: (cases > 0).then(|| 1.0 - failed_cases as f64 / cases as f64),
         solvability: per_unit(counts.iter().filter(|&&(_, c)| c > 0).count() as f64),
         attempts: per_unit(attempts_sum),
         attempt_k: options.attempt_k,
         graded,
+        attempted,
         epam: (graded > 0).then(|| epam_sum / graded as f64),
     }
 }
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bootstrap_interval_is_repeatable_and_brackets_the_mean() {
+        let values: Vec<f64> = (0..200).map(|i| f64::from(u8::from(i % 3 == 0))).collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let [low, high] = pass_at_k_interval(&values).unwrap();
+        assert!(low < mean && mean < high, "{low} {mean} {high}");
+        // About two standard errors each side: sqrt(p(1-p)/n) = 0.0334 here.
+        assert!((high - low - 4.0 * 0.0334).abs() < 0.03, "{low} {high}");
+        assert_eq!(pass_at_k_interval(&values), Some([low, high]));
+        assert_eq!(pass_at_k_interval(&[0.5]), Some([0.5, 0.5]));
+        assert_eq!(pass_at_k_interval(&[]), None);
+    }
 
     #[test]
     fn verdicts_are_numbered_in_report_order() {

@@ -225,35 +225,49 @@ impl Report {
     /// (`None` for group keys and undefined metrics), so that a page can expose exact values.
     pub fn table_with_values(&self) -> (Table, Vec<Vec<Option<f64>>>) {
         let ks: Vec<u32> = self.overall.pass_at_k.ks().collect();
+        let intervals = !self.overall.pass_at_k_interval.is_empty();
+        let (attempts, epam) = self.optional_columns();
         let mut headers: Vec<String> = if self.facets.is_empty() {
             vec!["group".into()]
         } else {
             self.facets.clone()
         };
         headers.extend(["samples", "tasks", "passed"].iter().map(|s| s.to_string()));
-        headers.extend(ks.iter().map(|&k| PassAtK::name(k)));
+        for &k in &ks {
+            headers.push(PassAtK::name(k));
+            if intervals {
+                headers.push(format!("{}_low", PassAtK::name(k)));
+                headers.push(format!("{}_high", PassAtK::name(k)));
+            }
+        }
         headers.extend(
-            [
-                "avg_pass_ratio",
-                "sceneval_pass_rate",
-                "solvability",
-                &format!("attempts@{}", self.overall.attempt_k),
-                "epam",
-            ]
-            .iter()
-            .map(|s| s.to_string()),
+            ["avg_pass_ratio", "sceneval_pass_rate", "solvability"]
+                .iter()
+                .map(|s| s.to_string()),
         );
+        if attempts {
+            headers.push(format!("attempts@{}", self.overall.attempt_k));
+        }
+        if epam {
+            headers.push("epam".into());
+        }
         let row = |keys: Vec<String>, m: &Metrics| -> (Vec<String>, Vec<Option<f64>>) {
             let mut values: Vec<Option<f64>> = vec![None; keys.len()];
             values.extend([m.samples, m.tasks, m.passed].map(|n| Some(n as f64)));
-            values.extend(ks.iter().map(|&k| m.pass_at_k.get(k)));
-            values.extend([
-                m.avg_pass_ratio,
-                m.sceneval_pass_rate,
-                m.solvability,
-                m.attempts,
-                m.epam,
-            ]);
+            for &k in &ks {
+                values.push(m.pass_at_k.get(k));
+                if intervals {
+                    let interval = m.pass_at_k_interval.get(&k);
+                    values.extend([interval.map(|i| i[0]), interval.map(|i| i[1])]);
+                }
+            }
+            values.extend([m.avg_pass_ratio, m.sceneval_pass_rate, m.solvability]);
+            if attempts {
+                values.push(m.attempts);
+            }
+            if epam {
+                values.push(m.epam);
+            }
             let mut cells = keys;
             cells.extend([m.samples, m.tasks, m.passed].map(|n| n.to_string()));
             let first_metric = cells.len();
@@ -271,6 +285,30 @@ impl Report {
         .into_iter()
         .unzip();
         (Table { headers, rows }, values)
+    }
+
+    /// Whether the table has its `attempts@k` and `epam` columns: each needs data that samples
+    /// may lack (which attempt a sample is; grades), and a column computed without it would read
+    /// as a measurement. [`Report::hidden_columns`] says what is left out and why.
+    fn optional_columns(&self) -> (bool, bool) {
+        (self.overall.attempted > 0, self.overall.graded > 0)
+    }
+
+    /// The metric columns [`Report::table`] leaves out for want of data, with what they need,
+    /// e.g. "attempts@3 needs samples with an `attempt` field".
+    pub fn hidden_columns(&self) -> Vec<String> {
+        let (attempts, epam) = self.optional_columns();
+        let mut hidden = Vec::new();
+        if !attempts && self.overall.samples > 0 {
+            hidden.push(format!(
+                "attempts@{} needs samples with an `attempt` field",
+                self.overall.attempt_k
+            ));
+        }
+        if !epam && self.overall.samples > 0 {
+            hidden.push("epam needs samples with `grades` (accuracy, completeness)".to_owned());
+        }
+        hidden
     }
 }
 
@@ -523,6 +561,18 @@ pub fn column_help(header: &str) -> Option<String> {
             "pass@{k}: {chance}, estimated per task and model (Chen et al. 2021) and averaged \
              (docs/metrics.md)"
         ));
+    }
+    for (suffix, bound) in [("_low", "lower"), ("_high", "upper")] {
+        if let Some(k) = header
+            .strip_suffix(suffix)
+            .and_then(|h| h.strip_prefix("pass@"))
+            .and_then(|k| k.parse::<u32>().ok())
+        {
+            return Some(format!(
+                "the {bound} end of pass@{k}'s 95% interval: a bootstrap over tasks (1000 \
+                 resamples of the (task, model) pairs, docs/metrics.md)"
+            ));
+        }
     }
     if let Some(k) = k("attempts@") {
         return Some(format!(
@@ -854,13 +904,19 @@ mod tests {
     #[test]
     fn every_metric_column_of_a_report_has_a_definition() {
         let bundle = crate::synthetic::bundle(100, 3);
-        let report = Report::new(
+        let options = ScoreOptions {
+            intervals: true,
+            ..ScoreOptions::default()
+        };
+        let report = Report::with_options(
             &bundle.tasks,
             &bundle.results,
             &Query::default(),
             &[Facet::Model],
+            &options,
         );
         let headers = report.table().headers;
+        assert!(headers.contains(&"pass@1_low".to_owned()), "{headers:?}");
         let undefined: Vec<&String> = headers
             .iter()
             .skip(1)
@@ -871,6 +927,59 @@ mod tests {
             .unwrap()
             .contains("at least one of 10 samples"));
         assert_eq!(column_help("model"), None);
+    }
+
+    #[test]
+    fn metrics_without_their_data_are_hidden_and_said_so() {
+        let mut bundle = crate::synthetic::bundle(20, 3);
+        let full = Report::new(&bundle.tasks, &bundle.results, &Query::default(), &[]);
+        assert!(full.table().headers.contains(&"attempts@3".to_owned()));
+        assert!(full.table().headers.contains(&"epam".to_owned()));
+        assert!(full.hidden_columns().is_empty());
+        for result in &mut bundle.results {
+            result.info.attempt = None;
+            result.info.grades = None;
+        }
+        let bare = Report::new(&bundle.tasks, &bundle.results, &Query::default(), &[]);
+        let (table, values) = bare.table_with_values();
+        assert!(!table
+            .headers
+            .iter()
+            .any(|h| h.starts_with("attempts@") || h == "epam"));
+        assert_eq!(table.headers.len(), table.rows[0].len());
+        assert_eq!(table.headers.len(), values[0].len());
+        assert_eq!(
+            bare.hidden_columns(),
+            [
+                "attempts@3 needs samples with an `attempt` field",
+                "epam needs samples with `grades` (accuracy, completeness)"
+            ]
+        );
+    }
+
+    #[test]
+    fn intervals_are_columns_beside_their_pass_at_k() {
+        let bundle = crate::synthetic::bundle(50, 3);
+        let options = ScoreOptions {
+            intervals: true,
+            ..ScoreOptions::default()
+        };
+        let report = Report::with_options(
+            &bundle.tasks,
+            &bundle.results,
+            &Query::default(),
+            &[],
+            &options,
+        );
+        let (table, values) = report.table_with_values();
+        let at = |name: &str| table.headers.iter().position(|h| h == name).unwrap();
+        let (low, mid, high) = (at("pass@1_low"), at("pass@1"), at("pass@1_high"));
+        assert_eq!((low, high), (mid + 1, mid + 2));
+        let [low, mid, high] = [low, mid, high].map(|i| values[0][i].unwrap());
+        assert!(low < mid && mid < high, "{low} {mid} {high}");
+        // Off by default: the tables of files written before stay as they were.
+        let plain = Report::new(&bundle.tasks, &bundle.results, &Query::default(), &[]);
+        assert!(!plain.table().headers.iter().any(|h| h.ends_with("_low")));
     }
 
     #[test]

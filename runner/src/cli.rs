@@ -67,6 +67,8 @@ const REPORT_EXAMPLES: &str = "\
 Examples:
   wasmeval report out/demo                                  # every metric, overall
   wasmeval report out/demo --by model --by topic            # per model and topic
+  wasmeval report out/demo --by model --ci                  # pass@k with 95% intervals
+  wasmeval report run-a run-b --by model                    # two models' runs, side by side
   wasmeval report out/demo --by complexity --where 'source=textbook;year=2018..'
   wasmeval report out/demo --where 'topic=recursion|strings' --save-query q.json
   wasmeval report out/demo --where @q.json --by model --format csv > table.csv

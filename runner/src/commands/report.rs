@@ -47,6 +47,9 @@ pub struct ReportArgs {
     /// Attempts allowed by #attempt_k.
     #[arg(long, default_value_t = DEFAULT_ATTEMPT_K, value_name = "K")]
     pub attempts: u32,
+    /// Add each pass@k's 95% interval (a bootstrap over tasks) as columns pass@k_low, pass@k_high.
+    #[arg(long)]
+    pub ci: bool,
     /// Also write the results bundle (tasks, results, metrics) for the static site.
     #[arg(long, value_name = "FILE")]
     pub bundle: Option<PathBuf>,
@@ -119,6 +122,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         },
         attempt_k: args.attempts.max(1),
         max_rate: None,
+        intervals: args.ci,
     };
     let facets: Vec<Facet> = args
         .by
@@ -352,6 +356,10 @@ pub(crate) fn load(
 fn table_text(report: &Report) -> String {
     let mut text = format!("{}\n\n", report.headline());
     text.push_str(&report.table().to_text());
+    let hidden = report.hidden_columns();
+    if !hidden.is_empty() {
+        text.push_str(&format!("\nnot shown: {}\n", hidden.join("; ")));
+    }
     if let Some(line) = wasmeval_core::results::judged_by_line(&report.judged_by) {
         text.push_str(&format!("\n{line}\n"));
     }

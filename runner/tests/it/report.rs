@@ -167,6 +167,21 @@ fn tables_and_csv() {
         lines[1],
         "m1,4,2,1,0.2500,0.3333,0.4000,0.5000,2.5000,0.9500"
     );
+    // --ci: each pass@k's bootstrap interval beside it, bracketing it.
+    let ci = fixture_report(&["--by", "model", "--format", "csv", "--ci"]);
+    let csv = String::from_utf8(ci.stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].starts_with("model,samples,tasks,passed,pass@1,pass@1_low,pass@1_high,"),
+        "{csv}"
+    );
+    let cells: Vec<f64> = lines[1]
+        .split(',')
+        .skip(4)
+        .take(3)
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert!(cells[1] <= cells[0] && cells[0] <= cells[2], "{csv}");
 }
 
 #[test]
