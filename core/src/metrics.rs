@@ -104,7 +104,7 @@ pub fn pass_at_k_interval(values: &[f64]) -> Option<[f64; 2]> {
     if values.is_empty() {
         return None;
     }
-    let mut state: u64 = 0x5EED_0F_3A5_3E7A1;
+    let mut state: u64 = 0x005E_ED0F_3A53_E7A1;
     let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {
             let sum: f64 = (0..values.len())

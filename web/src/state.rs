@@ -254,6 +254,8 @@ pub struct Place {
     pub sample: Option<u64>,
     /// `compare=`, two models joined by `,`.
     pub compare: Option<[Option<String>; 2]>,
+    /// `ci=1`: pass@k with its intervals.
+    pub intervals: bool,
 }
 
 impl Place {
@@ -274,6 +276,7 @@ impl Place {
                     )
                 }
                 "sample" => place.sample = value.parse().ok(),
+                "ci" => place.intervals = value == "1",
                 "compare" => {
                     let mut models = value
                         .splitn(2, ',')
@@ -301,6 +304,9 @@ impl Place {
         if state.group_by != [Facet::Model] {
             let names: Vec<String> = state.group_by.iter().map(ToString::to_string).collect();
             pairs.push(("by", names.join(",")));
+        }
+        if state.intervals {
+            pairs.push(("ci", "1".to_owned()));
         }
         if let Some(sample) = state.sample.filter(|_| state.view == View::Samples) {
             pairs.push(("sample", sample.to_string()));
@@ -391,8 +397,12 @@ pub struct State {
     pub query: Query,
     /// Why `query_text` does not parse, when it does not.
     pub query_error: Option<String>,
+    /// The text of `query`: `query_text` when it parses, else the last text that did.
+    pub query_applied: String,
     /// Facets the overview groups by, as the command line's `--by`.
     pub group_by: Vec<Facet>,
+    /// Whether pass@k shows its 95% interval, as the command line's `--ci`.
+    pub intervals: bool,
     /// The page shown.
     pub view: View,
     /// The sample shown in detail, by index.
@@ -417,7 +427,9 @@ impl Default for State {
             query_text: String::new(),
             query: Query::default(),
             query_error: None,
+            query_applied: String::new(),
             group_by: vec![Facet::Model],
+            intervals: false,
             view: View::Overview,
             sample: None,
             compare: [None, None],
@@ -465,6 +477,8 @@ pub enum Action {
     },
     /// New grouping facets.
     GroupBy(Vec<Facet>),
+    /// Show pass@k's 95% intervals, or not.
+    Intervals(bool),
     /// Another page.
     Show(View),
     /// Show a sample in detail, or none.
@@ -531,6 +545,10 @@ impl State {
                 next.group_by = facets;
                 next.rescore();
             }
+            Action::Intervals(on) => {
+                next.intervals = on;
+                next.rescore();
+            }
             Action::Show(view) => next.view = view,
             Action::Sample(index) => next.sample = index,
             Action::Compare(slot, model) => {
@@ -588,6 +606,7 @@ impl State {
         self.query_text = place.query.unwrap_or_default();
         self.group_by = place.group_by.unwrap_or_else(|| vec![Facet::Model]);
         self.sample = place.sample;
+        self.intervals = place.intervals;
         if let Some(compare) = place.compare {
             self.compare = compare;
         }
@@ -602,6 +621,7 @@ impl State {
             Ok(query) => {
                 self.query = query;
                 self.query_error = None;
+                self.query_applied = self.query_text.trim().to_owned();
                 self.rescore();
             }
             Err(message) => self.query_error = Some(message),
@@ -612,7 +632,12 @@ impl State {
         self.report = self
             .data
             .as_ref()
-            .map(|data| Rc::new(report(data, &self.query, &self.group_by)));
+            .map(|data| Rc::new(report(data, &self.query, &self.group_by, self.intervals)));
+    }
+
+    /// The selection the numbers shown are computed with, as text.
+    pub fn query_text_in_force(&self) -> &str {
+        &self.query_applied
     }
 
     /// The value `query_text` gives `field`, if it is a simple term there.
@@ -641,15 +666,18 @@ fn combine_bundles(files: Vec<(String, String)>) -> Result<Bundle, String> {
 }
 
 /// The report the site shows for a selection and grouping: the command line's defaults
-/// (`wasmeval report --where Q --by F`), so the two always agree.
-pub fn report(data: &Dataset, query: &Query, facets: &[Facet]) -> Report {
+/// (`wasmeval report --where Q --by F`, with `--ci` for `intervals`), so the two always agree.
+pub fn report(data: &Dataset, query: &Query, facets: &[Facet], intervals: bool) -> Report {
     Report::prepared(
         &data.prepared,
         &data.bundle.tasks,
         &data.bundle.results,
         query,
         facets,
-        &ScoreOptions::default(),
+        &ScoreOptions {
+            intervals,
+            ..ScoreOptions::default()
+        },
     )
 }
 
@@ -747,6 +775,25 @@ mod tests {
         assert!(bad.query_error.is_some());
         assert_eq!(bad.query, state.query);
         assert_eq!(bad.report, state.report);
+        assert_eq!(bad.query_text_in_force(), "model=model-b");
+    }
+
+    #[test]
+    fn intervals_rescore_and_live_in_the_url() {
+        let state = loaded().apply(Action::Intervals(true));
+        let report = state.report.clone().unwrap();
+        assert!(!report.overall.pass_at_k_interval.is_empty());
+        assert!(report.table().headers.contains(&"pass@1_low".to_owned()));
+        let search = Place::of(&state, None);
+        assert_eq!(search, "?ci=1");
+        let back = State::default()
+            .apply(Action::Go(Place::parse(&search)))
+            .apply(Action::Loaded {
+                source: "b.json".into(),
+                text: serde_json::to_string(&synthetic::bundle(400, 3)).unwrap(),
+            });
+        assert!(back.intervals);
+        assert_eq!(back.report.unwrap().overall, report.overall);
     }
 
     #[test]

@@ -39,7 +39,8 @@ pub fn compare() -> Html {
         models: models.clone(),
         ..Query::default()
     });
-    let side_by_side = report(&data, &query, &[Facet::Model]);
+    // Intervals always: whether two models differ is the question here.
+    let side_by_side = report(&data, &query, &[Facet::Model], true);
     let (metrics, values) = side_by_side.table_with_values();
     let per_task =
         data.prepared
@@ -58,7 +59,7 @@ pub fn compare() -> Html {
                 <DataTable table={per_task} name="compare-tasks"
                     caption={Some(AttrValue::from("Samples passed of samples run, per model; rows where the models differ are marked"))} />
                 { for models.iter().map(|model| {
-                    let one = report(&data, &store.query.clone().and(Query { models: vec![model.clone()], ..Query::default() }), &[]);
+                    let one = report(&data, &store.query.clone().and(Query { models: vec![model.clone()], ..Query::default() }), &[], false);
                     match one.comparison {
                         Some(c) => html! {
                             <>

@@ -13,6 +13,8 @@ use yew::prelude::*;
 pub fn filters() -> Html {
     let store = use_store();
     let text = use_state(|| store.query_text.clone());
+    // At a phone's width the bar folds behind a button (CSS decides when it shows).
+    let open = use_state(|| false);
     {
         // The box follows the store when a menu edits the query.
         let text = text.clone();
@@ -122,17 +124,40 @@ pub fn filters() -> Html {
         _ => Vec::new(),
     };
     let command = format!(
-        "wasmeval report RESULTS{}{}",
-        if store.query_text.trim().is_empty() {
-            String::new()
-        } else {
-            format!(" --where '{}'", store.query_text.trim())
+        "wasmeval report RESULTS{}{}{}",
+        // The selection in force: a query that does not parse changes nothing shown.
+        match store.query_text_in_force() {
+            "" => String::new(),
+            query => format!(" --where '{query}'"),
         },
-        by.iter().map(|f| format!(" --by {f}")).collect::<String>()
+        by.iter().map(|f| format!(" --by {f}")).collect::<String>(),
+        if store.intervals { " --ci" } else { "" }
     );
+    let on_intervals = {
+        let store = store.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            store.dispatch(Action::Intervals(on))
+        })
+    };
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    // What the folded bar says it holds.
+    let summary = match store.query_text.trim() {
+        "" => "all tasks".to_owned(),
+        query => query.to_owned(),
+    };
 
     html! {
-        <section class="filters" aria-label="selection">
+        <section class={classes!("filters", open.then_some("open"))} aria-label="selection">
+            <button class="filters-toggle" data-testid="filters-toggle" onclick={toggle}
+                aria-expanded={if *open { "true" } else { "false" }}>
+                { if *open { "Hide filters" } else { "Filters" } }
+                <span class="summary">{ format!(" · {summary}") }</span>
+            </button>
+            <div class="filters-body">
             <div class="query">
                 <label for="query">{ "Select" }</label>
                 <input id="query" data-testid="query" type="text" value={(*text).clone()}
@@ -142,9 +167,21 @@ pub fn filters() -> Html {
                 <span class="group">
                     <label>{ "Group by" }</label>{ group_menu(0) }{ group_menu(1) }
                 </span>
+                <label class="intervals" title="pass@k's 95% interval: a bootstrap over tasks (docs/metrics.md)">
+                    <input type="checkbox" data-testid="intervals" checked={store.intervals}
+                        onchange={on_intervals} />
+                    { " 95% intervals" }
+                </label>
             </div>
             if let Some(error) = &store.query_error {
-                <p class="error" role="alert" data-testid="query-error">{ error }</p>
+                <p class="error" role="alert" data-testid="query-error">
+                    { error }
+                    <br />
+                    { match store.query_text_in_force() {
+                        "" => "The numbers below are still those of every task (no valid selection yet).".to_owned(),
+                        query => format!("The numbers below are still those of the last valid selection, `{query}`."),
+                    } }
+                </p>
             }
             if !empty_selection.is_empty() {
                 <div class="warning" role="status" data-testid="empty-selection">
@@ -161,6 +198,7 @@ pub fn filters() -> Html {
                 { menu("model", "Model", choices.models.clone()) }
             </div>
             <p class="command"><code data-testid="command">{ command }</code></p>
+            </div>
         </section>
     }
 }

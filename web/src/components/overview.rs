@@ -41,6 +41,11 @@ pub fn overview() -> Html {
             <DataTable table={table} values={Some(values)} key_columns={report.facets.len().max(1)}
                 name="overview" json={Some(AttrValue::from(json))}
                 caption={Some(AttrValue::from("Every metric per group (pass@k only where every unit has k samples)"))} />
+            if !report.hidden_columns().is_empty() {
+                <p class="hint" data-testid="hidden-columns">
+                    { format!("Not shown: {}.", report.hidden_columns().join("; ")) }
+                </p>
+            }
             if !report.groups.is_empty() {
                 <RatePicker label="Chart" rate={rate.clone()} testid="overview-rate" />
                 <BarChart series={series_from_groups(&report.groups, name, rate_fn)}

@@ -28,7 +28,7 @@ pub fn performance() -> Html {
         |(data, query)| match data {
             Some(data) => FACETS
                 .iter()
-                .map(|&facet| (facet, report(data, query, &[facet, Facet::Model])))
+                .map(|&facet| (facet, report(data, query, &[facet, Facet::Model], false)))
                 .collect(),
             None => Vec::new(),
         },
