@@ -9,7 +9,7 @@ use crate::input;
 use crate::input::SampleLine;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{cache, Sandbox};
 use crate::store::{FolderLock, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
 use crate::worker_pool::run_pool;
@@ -269,8 +269,9 @@ fn runtimes<'s>(
     sandbox: &'s Sandbox,
 ) -> anyhow::Result<Evaluator<'s>> {
     let module_cache = args.runtime.module_cache_dir();
+    // Found first, loaded after: what is not in the cache yet is announced in one line.
     let python = match plan.needs(Language::Python) {
-        true => Some(PythonRuntime::load(
+        true => Some(PythonRuntime::find(
             sandbox,
             &args.runtime.runtime_dir(),
             &module_cache,
@@ -278,13 +279,24 @@ fn runtimes<'s>(
         false => None,
     };
     let javascript = match plan.needs(Language::Javascript) {
-        true => Some(JsRuntime::load(
+        true => Some(JsRuntime::find(
             sandbox,
             &args.runtime.js_runtime_dir(),
             &module_cache,
         )?),
         false => None,
     };
+    cache::announce(
+        &[
+            python.as_ref().and_then(|p| p.to_compile()),
+            javascript.as_ref().and_then(|js| js.to_compile()),
+        ],
+        &module_cache,
+    );
+    let python = python.map(|p| p.load(sandbox, &module_cache)).transpose()?;
+    let javascript = javascript
+        .map(|js| js.load(sandbox, &module_cache))
+        .transpose()?;
     let compiled = [Language::Rust, Language::C, Language::Cpp];
     let toolchains = match compiled.into_iter().any(|l| plan.needs(l)) {
         true => Some(

@@ -6,7 +6,7 @@ use crate::evaluator::Evaluator;
 use crate::input;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{cache, Sandbox};
 use crate::server::{queue::WorkQueue, router, ServerState};
 use crate::toolchain::{CompileLimits, Toolchains};
 use clap::Args;
@@ -234,7 +234,17 @@ fn evaluator(
 ) -> anyhow::Result<(Evaluator<'static>, Vec<Language>)> {
     let module_cache = args.runtime.module_cache_dir();
     let mut languages = Vec::new();
-    let python = match PythonRuntime::load(sandbox, &args.runtime.runtime_dir(), &module_cache) {
+    // Found first, loaded after: what is not in the cache yet is announced in one line.
+    let python = PythonRuntime::find(sandbox, &args.runtime.runtime_dir(), &module_cache);
+    let javascript = JsRuntime::find(sandbox, &args.runtime.js_runtime_dir(), &module_cache);
+    cache::announce(
+        &[
+            python.as_ref().ok().and_then(|p| p.to_compile()),
+            javascript.as_ref().ok().and_then(|js| js.to_compile()),
+        ],
+        &module_cache,
+    );
+    let python = match python.and_then(|p| p.load(sandbox, &module_cache)) {
         Ok(python) => {
             languages.push(Language::Python);
             Some(python)
@@ -244,7 +254,7 @@ fn evaluator(
             None
         }
     };
-    let javascript = match JsRuntime::load(sandbox, &args.runtime.js_runtime_dir(), &module_cache) {
+    let javascript = match javascript.and_then(|js| js.load(sandbox, &module_cache)) {
         Ok(js) => {
             languages.push(Language::Javascript);
             Some(js)

@@ -44,18 +44,35 @@ pub struct JsRuntime {
     sha256: String,
 }
 
+/// The JavaScript guest found in its folder, its machine code cached or still to compile.
+pub struct FoundJs(cache::Found<Manifest>);
+
+impl FoundJs {
+    /// The module's size in bytes when it has to be compiled first.
+    pub fn to_compile(&self) -> Option<u64> {
+        self.0.to_compile()
+    }
+
+    /// The runtime, its module compiled (once, then cached in `cache_dir`) when needed.
+    pub fn load(self, sandbox: &Sandbox, cache_dir: &Path) -> anyhow::Result<JsRuntime> {
+        let installed = self.0.load(sandbox.engine(), cache_dir)?;
+        Ok(JsRuntime {
+            module: installed.module,
+            sha256: installed.sha256,
+        })
+    }
+}
+
 impl JsRuntime {
-    /// Loads the runtime in `dir`, compiling its module once and caching it in `cache_dir`.
-    pub fn load(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<Self> {
-        let installed = cache::load_installed(
+    /// Finds the runtime in `dir` and looks its module up in the cache in `cache_dir`.
+    pub fn find(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<FoundJs> {
+        Ok(FoundJs(cache::find_installed(
             sandbox.engine(),
             dir,
             cache_dir,
             "JavaScript runtime (run scripts/setup or scripts/install-js-runtime)",
             |m: &Manifest| &m.module,
-        )?;
-        let (module, sha256) = (installed.module, installed.sha256);
-        Ok(JsRuntime { module, sha256 })
+        )?))
     }
 
     /// SHA-256 of the guest module, hex.

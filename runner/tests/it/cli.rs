@@ -429,3 +429,44 @@ fn inputs_of_the_wrong_kind_are_named_with_the_fix() {
     assert!(String::from_utf8_lossy(&report.stderr)
         .contains("give the folder that holds results.jsonl"));
 }
+
+/// Issue 20 item 17: a run that has to compile its interpreters says so in one line, with the
+/// count and a size that never reads `0 MB`, and a later run, finding them cached, says nothing.
+#[test]
+fn modules_to_compile_are_announced_once_and_not_again_once_cached() {
+    let installed = wasmeval::cli::wasmeval_home().join("js");
+    let home = tempfile::tempdir().unwrap();
+    // The installed JavaScript guest, with an empty cache of machine code beside it.
+    std::os::unix::fs::symlink(&installed, home.path().join("js")).unwrap();
+    let (tasks, samples) = crate::support::fixture("javascript");
+    let stderr_of_a_run = |out: &str| {
+        let output = run_command(&tasks, &samples, &home.path().join(out), &[])
+            .env("WASMEVAL_HOME", home.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    let first = stderr_of_a_run("first");
+    let notices: Vec<&str> = first.lines().filter(|l| l.contains("compiling")).collect();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(installed.join("runtime.json")).unwrap())
+            .unwrap();
+    let bytes = std::fs::metadata(installed.join(manifest["module"].as_str().unwrap()))
+        .unwrap()
+        .len();
+    let modules = home.path().join("modules");
+    assert_eq!(
+        notices,
+        [format!(
+            "wasmeval: compiling a {} module once; later runs load it from {}",
+            wasmeval::sandbox::cache::size_text(bytes),
+            modules.display()
+        )],
+        "{first}"
+    );
+    assert!(!first.contains(" 0 MB"), "{first}");
+    let second = stderr_of_a_run("second");
+    assert!(!second.contains("compiling"), "{second}");
+}

@@ -41,16 +41,22 @@ pub struct PythonRuntime {
     sha256: String,
 }
 
-impl PythonRuntime {
-    /// Loads the runtime in `dir`, compiling its module once and caching it in `cache_dir`.
-    pub fn load(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<Self> {
-        let installed = cache::load_installed(
-            sandbox.engine(),
-            dir,
-            cache_dir,
-            "Python runtime (run scripts/setup, or pass --runtime)",
-            |m: &Manifest| &m.module,
-        )?;
+/// The interpreter found in its folder, its machine code cached or still to compile.
+pub struct FoundPython {
+    found: cache::Found<Manifest>,
+    dir: PathBuf,
+}
+
+impl FoundPython {
+    /// The module's size in bytes when it has to be compiled first.
+    pub fn to_compile(&self) -> Option<u64> {
+        self.found.to_compile()
+    }
+
+    /// The runtime, its module compiled (once, then cached in `cache_dir`) when needed.
+    pub fn load(self, sandbox: &Sandbox, cache_dir: &Path) -> anyhow::Result<PythonRuntime> {
+        let dir = self.dir;
+        let installed = self.found.load(sandbox.engine(), cache_dir)?;
         let (manifest, module, sha256) = (installed.manifest, installed.module, installed.sha256);
         let preopens = manifest
             .preopens
@@ -72,6 +78,23 @@ impl PythonRuntime {
         };
         runtime.harness_code = compile_harness(sandbox, &runtime)?;
         Ok(runtime)
+    }
+}
+
+impl PythonRuntime {
+    /// Finds the runtime in `dir` and looks its module up in the cache in `cache_dir`.
+    pub fn find(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<FoundPython> {
+        let found = cache::find_installed(
+            sandbox.engine(),
+            dir,
+            cache_dir,
+            "Python runtime (run scripts/setup, or pass --runtime)",
+            |m: &Manifest| &m.module,
+        )?;
+        Ok(FoundPython {
+            found,
+            dir: dir.to_owned(),
+        })
     }
 
     /// An invocation of the interpreter with `args` after `argv[0]`: the runtime's read-only
