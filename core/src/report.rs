@@ -761,6 +761,48 @@ pub struct Bundle {
     pub results: Vec<SampleResult>,
     /// Metrics of everything, grouped by model.
     pub metrics: Report,
+    /// What the bundle is, for the site's header (absent in bundles written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<About>,
+}
+
+/// What a bundle is: the site's header names it, so that a screenshot or a shared link says
+/// whose numbers it shows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct About {
+    /// The run's name (its output folder's), or the runs' names joined by ` + `.
+    pub name: String,
+    /// When its results were written, `YYYY-MM-DD` (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// A note for whoever opens it, such as [`DEMO_NOTE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What the built-in demo's bundle says of itself.
+pub const DEMO_NOTE: &str = "Synthetic data: the demo's tasks and samples were written for \
+     wasmeval, and its models (hare-1b, tortoise-7b) are fictional. No real model is measured here.";
+
+/// The UTC calendar date (`YYYY-MM-DD`) of a time given in seconds since 1970 (Howard
+/// Hinnant's days-to-civil algorithm), so that the command line needs no date crate.
+pub fn utc_date(unix_seconds: i64) -> String {
+    let days = unix_seconds.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 impl Bundle {
@@ -773,6 +815,15 @@ impl Bundle {
             tasks,
             results,
             metrics,
+            about: None,
+        }
+    }
+
+    /// The bundle with `about` said of it.
+    pub fn with_about(self, about: About) -> Self {
+        Bundle {
+            about: Some(about),
+            ..self
         }
     }
 
@@ -980,6 +1031,14 @@ mod tests {
         // Off by default: the tables of files written before stay as they were.
         let plain = Report::new(&bundle.tasks, &bundle.results, &Query::default(), &[]);
         assert!(!plain.table().headers.iter().any(|h| h.ends_with("_low")));
+    }
+
+    #[test]
+    fn dates_are_utc_calendar_days() {
+        assert_eq!(utc_date(0), "1970-01-01");
+        assert_eq!(utc_date(951_782_400), "2000-02-29");
+        assert_eq!(utc_date(1_795_600_000), "2026-11-25");
+        assert_eq!(utc_date(-1), "1969-12-31");
     }
 
     #[test]

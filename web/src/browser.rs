@@ -72,6 +72,107 @@ pub async fn post_json(
     })
 }
 
+/// Fetches a bundle from `url`, calling `on_progress(bytes received, bytes expected when the
+/// server says)` as its body arrives, and returns its text, gunzipped when it is gzip (a
+/// `bundle.json.gz` on a static host: 20 MB of results travel as 1 MB).
+pub async fn fetch_bundle(
+    url: &str,
+    on_progress: impl Fn(u64, Option<u64>),
+) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("cannot fetch {url}: {}", js_error(&e)))?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!(
+            "cannot fetch {url}: HTTP {} {}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let expected = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|n| n.parse::<u64>().ok());
+    let Some(body) = response.body() else {
+        return Ok(String::new());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|e| format!("cannot read {url}: {}", js_error(&e)))?;
+        let field = |name: &str| js_sys::Reflect::get(&chunk, &name.into()).unwrap_or_default();
+        if field("done").is_truthy() {
+            break;
+        }
+        let value: js_sys::Uint8Array = field("value").unchecked_into();
+        let start = bytes.len();
+        bytes.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut bytes[start..]);
+        on_progress(bytes.len() as u64, expected);
+    }
+    bundle_text(bytes, url).await
+}
+
+/// A bundle file's bytes as text: gunzipped when they start as gzip does, else UTF-8.
+pub async fn bundle_text(bytes: Vec<u8>, name: &str) -> Result<String, String> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return gunzip(&bytes)
+            .await
+            .map_err(|e| format!("{name} is gzip but cannot be decompressed: {e}"));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name} is not UTF-8 text (byte {} is not); a bundle is JSON, or JSON gzipped",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
+}
+
+/// Decompresses gzip with the browser's own `DecompressionStream` (no inflater in the app).
+async fn gunzip(bytes: &[u8]) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|e| js_error(&e))?;
+    // A DecompressionStream is itself the {readable, writable} pair pipeThrough takes.
+    let inflate: web_sys::ReadableWritablePair = Inflater::new("gzip")
+        .map_err(|e| js_error(&e))?
+        .unchecked_into();
+    let inflated = blob.stream().pipe_through(&inflate);
+    let response = web_sys::Response::new_with_opt_readable_stream(Some(&inflated))
+        .map_err(|e| js_error(&e))?;
+    let text = JsFuture::from(response.text().map_err(|e| js_error(&e))?)
+        .await
+        .map_err(|e| js_error(&e))?;
+    text.as_string().ok_or_else(|| "not text".to_owned())
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `DecompressionStream`, declared here: web-sys offers it only behind its unstable-API flag,
+    /// though every current browser has it.
+    #[wasm_bindgen(js_name = DecompressionStream, extends = js_sys::Object)]
+    type Inflater;
+
+    #[wasm_bindgen(constructor, js_class = "DecompressionStream", catch)]
+    fn new(format: &str) -> Result<Inflater, wasm_bindgen::JsValue>;
+}
+
+/// A JavaScript error's message.
+fn js_error(error: &wasm_bindgen::JsValue) -> String {
+    js_sys::Reflect::get(error, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
 /// Whether `url` exists (a HEAD request that answers 2xx).
 pub async fn exists(url: &str) -> bool {
     let head = gloo::net::http::RequestBuilder::new(url).method(gloo::net::http::Method::HEAD);

@@ -417,6 +417,8 @@ pub struct State {
     pub draft: Draft,
     /// A place the URL asked for, applied once its bundle is open.
     pub pending: Option<Place>,
+    /// Bytes of the loading bundle received, and expected when the server said.
+    pub progress: Option<(u64, Option<u64>)>,
 }
 
 impl Default for State {
@@ -437,6 +439,7 @@ impl Default for State {
             server: Server::Probing,
             draft: Draft::default(),
             pending: None,
+            progress: None,
         }
     }
 }
@@ -446,6 +449,8 @@ impl Default for State {
 pub enum Action {
     /// Started loading from a URL or a file.
     Loading(String),
+    /// Bytes received of the bundle loading, and expected when known.
+    Progress(u64, Option<u64>),
     /// A source's text arrived: parse it as a bundle.
     Loaded {
         /// A URL or a file name.
@@ -506,7 +511,15 @@ impl State {
     pub fn apply(&self, action: Action) -> State {
         let mut next = self.clone();
         match action {
-            Action::Loading(source) => next.load = Load::Loading(source),
+            Action::Loading(source) => {
+                next.load = Load::Loading(source);
+                next.progress = None;
+            }
+            Action::Progress(received, expected) => {
+                if matches!(next.load, Load::Loading(_)) {
+                    next.progress = Some((received, expected));
+                }
+            }
             Action::LoadedRuns(mut files) if files.len() == 1 => {
                 let (source, text) = files.remove(0);
                 return self.apply(Action::Loaded { source, text });

@@ -57,6 +57,15 @@ pub struct ReportArgs {
     /// DIR/bundle.json, which the site opens on start.
     #[arg(long, value_name = "DIR")]
     pub site: Option<PathBuf>,
+    /// A note the site shows under its header for whoever opens the bundle (the built-in demo's
+    /// says it is synthetic).
+    #[arg(long, value_name = "TEXT")]
+    pub note: Option<String>,
+    /// Write the site's bundle gzipped, as bundle.json.gz (the site inflates it: a 20 MB bundle
+    /// travels as about 1 MB from a static host that does not compress). `--bundle FILE.gz` is
+    /// always gzipped.
+    #[arg(long)]
+    pub gzip: bool,
     /// The built site (index.html, wasmeval_web.js, wasmeval_web_bg.wasm) that --site copies
     /// [default: $WASMEVAL_SITE_ASSETS, else web/dist of this source tree].
     #[arg(long, value_name = "DIR", requires = "site")]
@@ -163,14 +172,21 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             Some(_) => Some(site_assets(args.site_assets.as_deref())?),
             None => None,
         };
-        let bundle = serde_json::to_vec(&Bundle::new(tasks, results))?;
+        let about = about(&args.results, args.note.as_deref());
+        let bundle = serde_json::to_vec(&Bundle::new(tasks, results).with_about(about))?;
         if let Some(path) = &args.bundle {
-            atomic_file::write(path, &bundle)
+            let gzipped = path.extension().is_some_and(|e| e == "gz");
+            let bytes = if gzipped {
+                gzip(&bundle)?
+            } else {
+                bundle.clone()
+            };
+            atomic_file::write(path, &bytes)
                 .with_context(|| format!("cannot write the bundle {}", path.display()))?;
             eprintln!("wasmeval: bundle written to {}", path.display());
         }
         if let (Some(dir), Some(assets)) = (&args.site, assets) {
-            write_site(&assets, dir, &bundle)?;
+            write_site(&assets, dir, &bundle, args.gzip)?;
             eprintln!(
                 "wasmeval: site written to {} (serve the folder over HTTP, e.g. `python3 -m http.server -d {}`)",
                 dir.display(),
@@ -208,22 +224,110 @@ pub(crate) fn site_assets(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 }
 
 /// Copies the built site from `assets` into `dir` and writes `bundle` as its `bundle.json`.
-fn write_site(assets: &Path, dir: &Path, bundle: &[u8]) -> anyhow::Result<()> {
+fn write_site(assets: &Path, dir: &Path, bundle: &[u8], gzipped: bool) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     copy_tree(assets, dir)?;
-    let path = dir.join(SITE_BUNDLE);
-    atomic_file::write(&path, bundle)
+    // One bundle only: the site opens bundle.json before bundle.json.gz.
+    let (name, stale, bytes) = if gzipped {
+        (
+            format!("{SITE_BUNDLE}.gz"),
+            SITE_BUNDLE.to_owned(),
+            gzip(bundle)?,
+        )
+    } else {
+        (
+            SITE_BUNDLE.to_owned(),
+            format!("{SITE_BUNDLE}.gz"),
+            bundle.to_vec(),
+        )
+    };
+    let _ = std::fs::remove_file(dir.join(stale));
+    let path = dir.join(name);
+    atomic_file::write(&path, &bytes)
         .with_context(|| format!("cannot write the bundle {}", path.display()))
 }
 
-/// Copies every file under `from` into `to` (a built site's own bundle.json is left out).
+/// What a bundle of `paths` (run folders or bundles) says of itself: the runs' names, the date
+/// of the newest results, and `note`, else the demo's own note when the tasks are the built-in
+/// demo's.
+pub(crate) fn about(paths: &[PathBuf], note: Option<&str>) -> report::About {
+    let names: Vec<&str> = paths.iter().map(|p| run_label(p)).collect();
+    let newest = paths
+        .iter()
+        .filter_map(|path| {
+            let file = if path.is_dir() {
+                path.join(crate::store::RESULTS)
+            } else {
+                path.clone()
+            };
+            std::fs::metadata(file).and_then(|m| m.modified()).ok()
+        })
+        .max();
+    let date = newest
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| report::utc_date(d.as_secs() as i64));
+    let note = match note {
+        Some(note) => Some(note.to_owned()),
+        None => paths
+            .iter()
+            .any(|p| is_demo_run(p))
+            .then(|| report::DEMO_NOTE.to_owned()),
+    };
+    report::About {
+        name: names.join(" + "),
+        date,
+        note,
+    }
+}
+
+/// A run folder's or bundle's name, as `report A B` labels runs.
+fn run_label(path: &Path) -> &str {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("results");
+    report::run_name(name)
+}
+
+/// Whether `dir` is a run over the built-in demo's tasks (its run.json has their hash; the demo
+/// is looked for in the source tree this binary was built from).
+pub(crate) fn is_demo_run(dir: &Path) -> bool {
+    use sha2::Digest;
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/tasks.jsonl");
+    let (Ok(manifest), Ok(demo)) = (std::fs::read(dir.join("run.json")), std::fs::read(demo))
+    else {
+        return false;
+    };
+    let hash = format!("{:x}", sha2::Sha256::digest(&demo));
+    serde_json::from_slice::<serde_json::Value>(&manifest)
+        .ok()
+        .and_then(|m| m.get("tasks_sha256")?.as_str().map(|h| h == hash))
+        .unwrap_or(false)
+}
+
+/// `bytes` gzipped.
+fn gzip(bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?)
+}
+
+/// The built site's demo bundle, which a researcher's site does not ship.
+const DEMO_BUNDLE: &str = "demo-bundle.json";
+
+/// Copies every file under `from` into `to`; a built site's own bundle.json and its demo
+/// bundle are left out.
 fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
     let entries =
         std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?;
     for entry in entries {
         let entry = entry.with_context(|| format!("cannot read {}", from.display()))?;
         let (source, target) = (entry.path(), to.join(entry.file_name()));
-        if entry.file_name() == SITE_BUNDLE && from.join("index.html").is_file() {
+        if (entry.file_name() == SITE_BUNDLE
+            || entry.file_name() == *format!("{SITE_BUNDLE}.gz")
+            || entry.file_name() == DEMO_BUNDLE)
+            && from.join("index.html").is_file()
+        {
             continue;
         }
         if entry.file_type()?.is_dir() {

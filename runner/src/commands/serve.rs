@@ -207,7 +207,10 @@ fn load(args: &ServeArgs) -> anyhow::Result<Loaded> {
         Some(dir) => {
             let (results_tasks, results) = crate::commands::report::load(dir, None)?;
             add(&mut loaded, dataset_name(dir), results_tasks.clone());
-            Some(serde_json::to_vec(&Bundle::new(results_tasks, results))?)
+            let about = crate::commands::report::about(std::slice::from_ref(dir), None);
+            Some(serde_json::to_vec(
+                &Bundle::new(results_tasks, results).with_about(about),
+            )?)
         }
         None if !loaded.tasks.is_empty() => Some(serde_json::to_vec(&Bundle::new(
             loaded.tasks.clone(),

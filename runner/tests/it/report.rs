@@ -293,6 +293,46 @@ fn site_copies_the_built_site_and_writes_the_bundle() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("site written to"), "{stderr}");
+    // A researcher's site does not ship the built site's demo.
+    assert!(assets.join("demo-bundle.json").is_file());
+    assert!(!site.join("demo-bundle.json").exists());
+    // The bundle names its run and date for the site's header; --note adds a note.
+    let written: Value = serde_json::from_slice(&std::fs::read(&bundle).unwrap()).unwrap();
+    assert_eq!(written["about"]["name"], "report");
+    assert!(written["about"]["date"].as_str().unwrap().starts_with("20"));
+    assert!(written["about"].get("note").is_none());
+    let noted = dir.path().join("noted.json");
+    fixture_report(&[
+        "--bundle",
+        noted.to_str().unwrap(),
+        "--note",
+        "from the fixture",
+    ]);
+    let noted: Value = serde_json::from_slice(&std::fs::read(&noted).unwrap()).unwrap();
+    assert_eq!(noted["about"]["note"], "from the fixture");
+    // --gzip: the same bundle as bundle.json.gz, and no bundle.json left to shadow it.
+    let gzipped = site_report(&site, Some(&assets), None);
+    assert!(gzipped.status.success());
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"))
+        .args(["report", "--site-assets"])
+        .arg(&assets)
+        .arg(repo().join("tests/fixtures/report"))
+        .arg("--site")
+        .arg(&site)
+        .arg("--gzip")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!site.join("bundle.json").exists());
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(
+            std::fs::File::open(site.join("bundle.json.gz")).unwrap(),
+        ),
+        &mut inflated,
+    )
+    .unwrap();
+    assert_eq!(inflated, std::fs::read(&bundle).unwrap());
 }
 
 #[test]

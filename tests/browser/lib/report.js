@@ -34,8 +34,9 @@ function check(run, args) {
  * selected by `where` (query texts): { headers, rows: [{ group, values: {header: number|null} }],
  * overall }, where `overall` is the row the site may add with data-group="all".
  */
-export function expectedOverview(results, { by = [], where = [] } = {}) {
+export function expectedOverview(results, { by = [], where = [], ci = false } = {}) {
   const selection = [...by.flatMap((f) => ['--by', f]), ...where.flatMap((q) => ['--where', q])];
+  if (ci) selection.push('--ci');
   results = [results].flat(); // one run, or several that `report` combines
   const jsonArgs = ['report', ...results, ...selection, '--format', 'json'];
   const report = JSON.parse(check(wasmeval(jsonArgs), jsonArgs));
@@ -60,6 +61,8 @@ export function expectedOverview(results, { by = [], where = [] } = {}) {
 export function metricValue(header, metrics) {
   if (['samples', 'tasks', 'passed'].includes(header)) return metrics[header];
   if (/^pass@\d+$/.test(header)) return metrics.pass_at_k[header] ?? null;
+  const bound = header.match(/^pass@(\d+)_(low|high)$/);
+  if (bound) return metrics.pass_at_k_interval?.[bound[1]]?.[bound[2] === 'low' ? 0 : 1] ?? null;
   if (/^attempts@\d+$/.test(header)) return metrics.attempts ?? null;
   if (['avg_pass_ratio', 'sceneval_pass_rate', 'solvability', 'epam'].includes(header)) {
     return metrics[header] ?? null;

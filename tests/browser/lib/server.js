@@ -21,10 +21,10 @@ const TYPES = {
 
 /**
  * Starts serving `mounts` ({ '/': siteDir, '/fixtures/': dir, ... }, longest prefix wins) and
- * resolves once the server listens. Returns { url, requests, close }; `requests` lists the paths
+ * resolves once the server listens; the paths `throttle` accepts are sent slowly. Returns { url, requests, close }; `requests` lists the paths
  * asked for, with their status.
  */
-export async function serve(mounts) {
+export async function serve(mounts, { throttle = () => false } = {}) {
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   const requests = [];
   const server = createServer(async (request, response) => {
@@ -49,8 +49,16 @@ export async function serve(mounts) {
       }
     }
     requests.push({ method: request.method, path: pathname, status });
-    response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-    response.end(request.method === 'HEAD' ? undefined : body);
+    const headers = { 'content-type': type, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) };
+    response.writeHead(status, headers);
+    if (request.method === 'HEAD') return response.end();
+    if (status !== 200 || !throttle(pathname)) return response.end(body);
+    // A slow link: 32 KiB every 40 ms, so that a page's progress can be watched.
+    for (let at = 0; at < body.length; at += 32 << 10) {
+      response.write(body.subarray(at, at + (32 << 10)));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    response.end();
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -13,15 +13,26 @@ use yew::prelude::*;
 
 /// The bundle `wasmeval report --site` writes beside the page, opened when no other is asked for.
 pub const SITE_BUNDLE: &str = "bundle.json";
+/// The same, gzipped (`report --site --gzip`), opened when there is no bundle.json.
+pub const SITE_BUNDLE_GZ: &str = "bundle.json.gz";
 /// The demo bundle shipped with the site.
 pub const DEMO_BUNDLE: &str = "demo-bundle.json";
 
-/// Fetches `url` and hands its text to the store.
+/// Fetches `url` (JSON, or gzipped JSON), reporting its bytes as they arrive, and hands its text
+/// to the store.
 pub fn load_url(store: &Store, url: String) {
     store.dispatch(Action::Loading(url.clone()));
     let store = store.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        match browser::fetch_text(&url).await {
+        // A re-render per 256 KiB, not per network chunk.
+        let reported = std::cell::Cell::new(0u64);
+        let progress = |received: u64, expected: Option<u64>| {
+            if received - reported.get() >= 256 << 10 || Some(received) == expected {
+                reported.set(received);
+                store.dispatch(Action::Progress(received, expected));
+            }
+        };
+        match browser::fetch_bundle(&url, progress).await {
             Ok(text) => store.dispatch(Action::Loaded { source: url, text }),
             Err(message) => store.dispatch(Action::Failed {
                 source: url,
@@ -45,9 +56,9 @@ pub fn load_files(store: &Store, files: Vec<web_sys::File>, holder: &super::land
     for (slot, file) in files.into_iter().enumerate() {
         let (store, texts, names) = (store.clone(), texts.clone(), names.clone());
         let reader =
-            gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |read| {
-                let text = match read {
-                    Ok(text) => text,
+            gloo::file::callbacks::read_as_bytes(&gloo::file::File::from(file), move |read| {
+                let bytes = match read {
+                    Ok(bytes) => bytes,
                     Err(e) => {
                         return store.dispatch(Action::Failed {
                             source: names[slot].clone(),
@@ -55,13 +66,25 @@ pub fn load_files(store: &Store, files: Vec<web_sys::File>, holder: &super::land
                         })
                     }
                 };
-                texts.borrow_mut()[slot] = Some(text);
-                let done: Option<Vec<String>> = texts.borrow().iter().cloned().collect();
-                if let Some(done) = done {
-                    store.dispatch(Action::LoadedRuns(
-                        names.iter().cloned().zip(done).collect(),
-                    ));
-                }
+                // A gzipped bundle is inflated by the browser, asynchronously.
+                wasm_bindgen_futures::spawn_local(async move {
+                    let text = match browser::bundle_text(bytes, &names[slot]).await {
+                        Ok(text) => text,
+                        Err(message) => {
+                            return store.dispatch(Action::Failed {
+                                source: names[slot].clone(),
+                                message,
+                            })
+                        }
+                    };
+                    texts.borrow_mut()[slot] = Some(text);
+                    let done: Option<Vec<String>> = texts.borrow().iter().cloned().collect();
+                    if let Some(done) = done {
+                        store.dispatch(Action::LoadedRuns(
+                            names.iter().cloned().zip(done).collect(),
+                        ));
+                    }
+                });
             });
         readers.push(reader);
     }
@@ -114,7 +137,7 @@ pub fn app() -> Html {
         return html! { <main data-testid="app"><Bench size={size.clone()} /></main> };
     }
     let status = match &store.load {
-        Load::Loading(source) => Some(format!("Loading {source}…")),
+        Load::Loading(source) => Some(loading_line(source, store.progress)),
         _ => None,
     };
     html! {
@@ -128,6 +151,15 @@ pub fn app() -> Html {
                     // The selection shapes the reports, not what the playground runs.
                     if store.view != View::Playground { <Filters /> }
                     <main>{ view(store.view) }</main>
+                } else if let Load::Loading(_) = store.load {
+                    // Not the landing page: its buttons would start another load.
+                    <div class="loading" data-testid="loading">
+                        if let Some((received, Some(expected))) = store.progress {
+                            <progress max={expected.to_string()} value={received.min(expected).to_string()} />
+                        } else {
+                            <progress />
+                        }
+                    </div>
                 } else {
                     <Landing />
                 }
@@ -136,11 +168,26 @@ pub fn app() -> Html {
     }
 }
 
+/// "Loading NAME… 3.2 MB of 20.6 MB": how far a bundle's download is.
+fn loading_line(source: &str, progress: Option<(u64, Option<u64>)>) -> String {
+    let megabytes = |bytes: u64| format!("{:.1} MB", bytes as f64 / 1e6);
+    match progress {
+        // A server that compresses on the fly announces fewer bytes than arrive.
+        Some((received, Some(expected))) if received <= expected => format!(
+            "Loading {source}… {} of {}",
+            megabytes(received),
+            megabytes(expected)
+        ),
+        Some((received, _)) => format!("Loading {source}… {}", megabytes(received)),
+        None => format!("Loading {source}…"),
+    }
+}
+
 /// What a `wasmeval serve` answers at, relative to the page: present only when one served it.
 pub const HEALTH: &str = "api/v1/health";
 
 /// On start: ask whether a server can run code, then open `?bundle=URL` if given, else the site's
-/// own bundle if there is one, else the landing page.
+/// own bundle if there is one (bundle.json, else bundle.json.gz), else the landing page.
 fn start(store: Store) {
     {
         let store = store.clone();
@@ -161,8 +208,10 @@ fn start(store: Store) {
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
-        if browser::exists(SITE_BUNDLE).await {
-            load_url(&store, SITE_BUNDLE.to_owned());
+        for bundle in [SITE_BUNDLE, SITE_BUNDLE_GZ] {
+            if browser::exists(bundle).await {
+                return load_url(&store, bundle.to_owned());
+            }
         }
     });
 }
@@ -183,6 +232,22 @@ fn view(view: View) -> Html {
 fn header() -> Html {
     let store = super::use_store();
     let source = store.data.as_ref().map(|d| d.source.clone());
+    // The bundle named as its writer named it (run, models, date), else by where it came from.
+    let about = store.data.as_ref().map(|data| {
+        let about = data.bundle.about.clone().unwrap_or_default();
+        let name = if about.name.is_empty() {
+            data.source.clone()
+        } else {
+            about.name
+        };
+        let models = match data.choices.models.len() {
+            0 => String::new(),
+            1..=4 => format!(" · {}", data.choices.models.join(", ")),
+            n => format!(" · {n} models"),
+        };
+        let date = about.date.map(|d| format!(" · {d}")).unwrap_or_default();
+        (format!("{name}{models}{date}"), about.note)
+    });
     let close = {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(Action::Close))
@@ -190,8 +255,8 @@ fn header() -> Html {
     html! {
         <header>
             <h1>{ "wasmeval" }</h1>
-            if let Some(source) = source {
-                <span class="source" title="the open bundle">{ source }</span>
+            if let (Some(source), Some((title, note))) = (source, about) {
+                <span class="source" data-testid="bundle-name" title={format!("the open bundle: {source}")}>{ title }</span>
                 <button class="link" onclick={close}>{ "Open another" }</button>
                 <nav aria-label="views">
                     { for View::ALL.iter().map(|&v| {
@@ -207,6 +272,9 @@ fn header() -> Html {
                         }
                     }) }
                 </nav>
+                if let Some(note) = note {
+                    <p class="note" data-testid="bundle-note" role="note">{ note }</p>
+                }
             }
         </header>
     }

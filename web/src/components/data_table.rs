@@ -147,6 +147,9 @@ pub fn data_table(props: &DataTableProps) -> Html {
                     </tbody>
                 </table>
             </div>
+            if table.headers.len() > 4 {
+                <p class="scroll-hint" data-testid="scroll-hint">{ "← scroll the table sideways →" }</p>
+            }
             <Exports table={table.clone()} name={props.name.clone()} json={props.json.clone()} />
         </div>
     }

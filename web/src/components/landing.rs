@@ -16,6 +16,16 @@ pub fn landing() -> Html {
     let reader = use_mut_ref(Vec::new);
     let dragging = use_state(|| false);
     let url = use_state(String::new);
+    // A researcher's site (`report --site`) ships no demo: offer it only where it is.
+    let demo_here = use_state(|| false);
+    {
+        let demo_here = demo_here.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                demo_here.set(crate::browser::exists(DEMO_BUNDLE).await);
+            });
+        });
+    }
 
     let on_pick = {
         let (store, reader) = (store.clone(), reader.clone());
@@ -80,15 +90,17 @@ pub fn landing() -> Html {
                 ondragleave={on_drag_leave}
                 data-testid="drop-zone"
             >
-                <p>{ "Drop a results bundle here (" }<code>{ "wasmeval report --bundle FILE" }</code>{ "), or several runs' bundles over the same tasks to compare them, or" }</p>
+                <p>{ "Drop a results bundle here (" }<code>{ "wasmeval report --bundle FILE" }</code>{ ", .json or .json.gz), or several runs' bundles over the same tasks to compare them, or" }</p>
                 <label class="button">
                     { "Choose files…" }
-                    <input type="file" accept=".json,application/json" onchange={on_pick}
+                    <input type="file" accept=".json,.gz,application/json,application/gzip" onchange={on_pick}
                         data-testid="file-input" disabled={busy} multiple=true />
                 </label>
-                <button onclick={on_demo} data-testid="open-demo" disabled={busy}>
-                    { "Open the demo" }
-                </button>
+                if *demo_here {
+                    <button onclick={on_demo} data-testid="open-demo" disabled={busy}>
+                        { "Open the demo" }
+                    </button>
+                }
             </div>
             <form class="url" onsubmit={on_url_submit}>
                 <label for="bundle-url">{ "or a bundle's URL" }</label>

@@ -120,6 +120,7 @@ pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]
                 { code_block(r.code.as_deref()) }
             }
             <h3>{ format!("Test cases ({})", r.cases.len()) }</h3>
+            <div class="table-scroll">
             <table data-testid="cases">
                 <thead><tr><th>{ "case" }</th><th>{ "verdict" }</th><th>{ "message" }</th>
                     if !tests.is_empty() { <th>{ "test" }</th> }</tr></thead>
@@ -136,6 +137,10 @@ pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]
                     }) }
                 </tbody>
             </table>
+            </div>
+            if !tests.is_empty() {
+                <p class="scroll-hint">{ "← scroll the table sideways →" }</p>
+            }
             { excerpt("stdout", &r.stdout) }
             { excerpt("stderr", &r.stderr) }
         </>

@@ -1,0 +1,148 @@
+// What a researcher sees of a bundle, in headless Chromium: the header names the bundle (run,
+// models, date, and the demo's note that its data is synthetic); a gzipped bundle on a slow
+// static host loads with its bytes counted and no landing page meanwhile; the "95% intervals"
+// box shows the command line's `--ci` numbers; a researcher's site ships no demo; and at a phone's
+// width (390 px) the filters fold behind a button, wide tables scroll in their own box with a
+// hint, and no page is wider than the screen. Screenshots of each view at 1366x768 and 390x844
+// are saved in out/browser/ for a person to look at.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '../lib/server.js';
+import { launch } from '../lib/browser.js';
+import { open as openPage, waitFor, waitForOverview, assertNoUncaught } from '../lib/page.js';
+import { REPO, wasmeval, expectedOverview } from '../lib/report.js';
+
+const SCREENSHOTS = path.join(REPO, 'out/browser');
+
+let work; // the demo's run, its bundle and two sites
+let demo; // the demo's run folder
+let bundle; // its bundle, as JSON, for the command line's numbers
+let server;
+let browser;
+
+before(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-layout-'));
+  demo = path.join(work, 'demo');
+  const run = wasmeval([
+    'run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'),
+    '--out', demo,
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  bundle = path.join(work, 'bundle.json');
+  for (const args of [
+    ['report', demo, '--bundle', bundle],
+    ['report', demo, '--site', path.join(work, 'gz'), '--gzip'],
+    ['report', demo, '--site', path.join(work, 'plain')],
+  ]) {
+    const made = wasmeval(args);
+    assert.equal(made.status, 0, made.stderr);
+  }
+  server = await serve(
+    { '/gz/': path.join(work, 'gz'), '/plain/': path.join(work, 'plain') },
+    { throttle: (p) => p === '/plain/bundle.json' },
+  );
+  browser = await launch();
+  await mkdir(SCREENSHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const exists = (file) => access(file).then(() => true, () => false);
+
+test('a gzipped bundle opens, named in the header with the demo note, and a site ships no demo', async () => {
+  assert.ok(await exists(path.join(work, 'gz/bundle.json.gz')));
+  assert.ok(!(await exists(path.join(work, 'gz/bundle.json'))));
+  assert.ok(!(await exists(path.join(work, 'gz/demo-bundle.json'))), 'report --site copied the demo bundle');
+  const page = await openPage(browser, server, 'gz/');
+  await waitForOverview(page, expectedOverview(bundle, { by: ['model'] }), 'the gzipped bundle');
+  const name = await page.innerText('[data-testid=bundle-name]');
+  assert.match(name, /^demo · hare-1b, tortoise-7b · \d{4}-\d{2}-\d{2}$/);
+  assert.match(await page.innerText('[data-testid=bundle-note]'), /Synthetic data/);
+  // "Open another": this site has no demo to offer.
+  await page.click('text=Open another');
+  await waitFor(page, '[data-testid=drop-zone]');
+  assert.equal(await page.locator('[data-testid=open-demo]').count(), 0);
+  assertNoUncaught(page);
+  await page.close();
+});
+
+test('a slow bundle shows its bytes as they arrive, not the landing page', async () => {
+  const page = await openPage(browser, server, 'plain/');
+  await waitFor(page, '[data-testid=loading]');
+  assert.equal(await page.locator('[data-testid=drop-zone]').count(), 0, 'the landing page shows while loading');
+  await page.waitForFunction(
+    () => /Loading bundle\.json… \d+\.\d MB of \d+\.\d MB/.test(document.querySelector('[data-testid=status]')?.innerText ?? ''),
+    null,
+    { timeout: 30_000 },
+  );
+  await waitForOverview(page, expectedOverview(bundle, { by: ['model'] }), 'the slow bundle');
+  assertNoUncaught(page);
+  await page.close();
+});
+
+test('95% intervals are the command line\'s --ci numbers, and live in the URL', async () => {
+  const page = await openPage(browser, server, 'gz/');
+  await waitFor(page, '[data-testid=intervals]');
+  await page.check('[data-testid=intervals]');
+  await waitForOverview(page, expectedOverview(bundle, { by: ['model'], ci: true }), 'with intervals');
+  assert.match(page.url(), /[?&]ci=1/);
+  assert.match(await page.innerText('[data-testid=command]'), / --ci$/);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-intervals-1366.png'), fullPage: true });
+  assertNoUncaught(page);
+  await page.close();
+});
+
+/** The page's width beyond the viewport, in pixels (0 when nothing overflows). */
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+// The views' menu buttons (view-<name>).
+const VIEWS = ['overview', 'explorer', 'performance', 'compare', 'samples'];
+
+for (const [width, height] of [[1366, 768], [390, 844]]) {
+  test(`every view at ${width}x${height}: nothing wider than the screen, screenshots saved`, async () => {
+    const page = await openPage(browser, server, 'gz/');
+    await page.setViewportSize({ width, height });
+    await waitFor(page, 'table[data-testid=overview]');
+    const phone = width < 640;
+    if (phone) {
+      // The filters are folded behind one button, which opens them.
+      assert.ok(await page.isVisible('[data-testid=filters-toggle]'));
+      assert.ok(!(await page.isVisible('[data-testid=query]')), 'the query box shows on a phone before asked for');
+      await page.click('[data-testid=filters-toggle]');
+      assert.ok(await page.isVisible('[data-testid=query]'));
+      await page.click('[data-testid=filters-toggle]');
+      // The overview's table is wider than a phone: it scrolls in its box, with a hint.
+      const box = await page.evaluate(() => {
+        const scroller = document.querySelector('table[data-testid=overview]').closest('.table-scroll');
+        return { scroll: scroller.scrollWidth, client: scroller.clientWidth };
+      });
+      assert.ok(box.scroll > box.client, `the overview table fits a phone? ${JSON.stringify(box)}`);
+      assert.ok(await page.locator('[data-testid=scroll-hint]').first().isVisible());
+    } else {
+      assert.ok(!(await page.isVisible('[data-testid=filters-toggle]')));
+      assert.ok(await page.isVisible('[data-testid=query]'));
+    }
+    for (const view of VIEWS) {
+      await page.click(`[data-testid=view-${view}]`);
+      await page.waitForTimeout(200);
+      assert.ok((await overflow(page)) <= 0, `${view} at ${width} px is ${await overflow(page)} px too wide`);
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${view}-${width}.png`), fullPage: true });
+    }
+    // A sample's page, the longest of all.
+    const first = page.locator('table[data-testid=samples] button').first();
+    await first.click();
+    await waitFor(page, '[data-testid=sample-detail]');
+    assert.ok((await overflow(page)) <= 0, `a sample at ${width} px is ${await overflow(page)} px too wide`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `sample-${width}.png`), fullPage: true });
+    assertNoUncaught(page);
+    await page.close();
+  });
+}
