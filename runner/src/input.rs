@@ -403,17 +403,26 @@ fn run_folder_given(folder: &Path, flag: &str) -> anyhow::Error {
 /// Reads a task file (`.jsonl`, `.jsonl.gz` or a JSON array; wasmeval, human-eval, MBPP,
 /// ScenEval or HumanEval-X records).
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
-    Ok(load_tasks(path, Language::Python)?.0)
+    Ok(load_tasks(path, Language::Python)?.tasks)
 }
 
 /// PSB2's files, in a folder given as `--tasks` (as ../shared/datasets/psb2 holds them).
 const PSB2_DESCRIPTIONS: &str = "psb2_task_descriptions_seidr.json";
 const PSB2_CASES: &str = "psb2_edge_cases.jsonl";
 
+/// Tasks as read from `--tasks`.
+pub struct LoadedTasks {
+    /// The tasks, in the file's order.
+    pub tasks: Vec<Task>,
+    /// The text read, which a run's manifest hashes.
+    pub text: String,
+    /// The format the records were read as (`human-eval`, `PSB2`), for the user.
+    pub read_as: String,
+}
+
 /// Reads tasks from a task file, or from a PSB2 folder (its descriptions and edge cases, the
-/// tasks in `language`, since PSB2 does not fix one). Also returns the text read, which a run's
-/// manifest hashes.
-pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<(Vec<Task>, String)> {
+/// tasks in `language`, since PSB2 does not fix one).
+pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<LoadedTasks> {
     if path.is_dir() {
         let (descriptions, cases) = (path.join(PSB2_DESCRIPTIONS), path.join(PSB2_CASES));
         if path.join(RUN_RESULTS).exists() {
@@ -434,11 +443,19 @@ pub fn load_tasks(path: &Path, language: Language) -> anyhow::Result<(Vec<Task>,
             &cases_text,
             language,
         )?;
-        return Ok((tasks, format!("{descriptions_text}\n{cases_text}")));
+        return Ok(LoadedTasks {
+            tasks,
+            text: format!("{descriptions_text}\n{cases_text}"),
+            read_as: "PSB2".to_owned(),
+        });
     }
     let text = read_text(path)?;
-    let tasks = tasks::parse_tasks(&path.display().to_string(), &text)?;
-    Ok((tasks, text))
+    let (tasks, shapes) = tasks::parse_tasks_with_shapes(&path.display().to_string(), &text)?;
+    Ok(LoadedTasks {
+        tasks,
+        text,
+        read_as: shapes.describe(),
+    })
 }
 
 /// Reads a whole samples file; each sample comes with its record's fields.

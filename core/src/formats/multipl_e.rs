@@ -13,6 +13,11 @@
 //! `js` and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
+//!
+//! Derivatives rename `tests` to `test` (Reflexion's `programming_runs/benchmarks`, which also
+//! give `entry_point`): read the same, `entry_point` taking precedence over the one found in the
+//! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
+//! check(candidate):`): a Python test starting so gets its `d` back.
 
 use super::{compiled_asserts, javascript_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
@@ -24,14 +29,33 @@ pub(crate) struct Problem {
     name: String,
     language: String,
     prompt: String,
-    tests: String,
+    /// The test code (MultiPL-E).
+    #[serde(default)]
+    tests: Option<String>,
+    /// The test code, as derivatives name it (Reflexion).
+    #[serde(default)]
+    test: Option<String>,
+    /// The function under test, when the record says (Reflexion).
+    #[serde(default)]
+    entry_point: Option<String>,
     #[serde(default)]
     #[allow(dead_code)]
     stop_tokens: Vec<String>,
 }
 
 impl Problem {
+    /// Whether the tests are in `test` (a derivative's record) rather than `tests`.
+    pub(crate) fn names_it_test(&self) -> bool {
+        self.tests.is_none() && self.test.is_some()
+    }
+
     pub(crate) fn into_task(self) -> Result<Task, String> {
+        let Some(mut tests) = self.tests.or(self.test) else {
+            return Err(format!(
+                "`{}`: missing field `tests` (or `test`)",
+                self.name
+            ));
+        };
         let language = match self.language.as_str() {
             "cpp" => Language::Cpp,
             "rs" => Language::Rust,
@@ -44,31 +68,38 @@ impl Problem {
                 ))
             }
         };
-        let entry_point = match language {
-            Language::Python => called_with(&self.tests, "check("),
-            _ => called_with(&self.tests, "candidate = "),
-        };
+        if language == Language::Python && tests.starts_with("ef check(") {
+            tests.insert(0, 'd');
+        }
+        let entry_point = self
+            .entry_point
+            .filter(|e| !e.is_empty())
+            .or(match language {
+                Language::Python => called_with(&tests, "check("),
+                _ => called_with(&tests, "candidate = "),
+            });
         // Asserts of the common shapes are judged on the host (the same converters as
         // HumanEval-X's); Python's run in the isolated judge.
-        let converted =
-            match language {
-                Language::Cpp => compiled_asserts::cpp_calls(&self.tests),
-                Language::Rust => compiled_asserts::rust_calls(&self.tests),
-                Language::Javascript => javascript_asserts::multipl_e_test(&self.tests).ok().map(
-                    |(entry_point, cases)| TestSuite::Calls {
+        let converted = match language {
+            Language::Cpp => compiled_asserts::cpp_calls(&tests),
+            Language::Rust => compiled_asserts::rust_calls(&tests),
+            Language::Javascript => {
+                javascript_asserts::multipl_e_test(&tests)
+                    .ok()
+                    .map(|(entry_point, cases)| TestSuite::Calls {
                         setup: String::new(),
                         entry_point,
                         tolerance: 0.0,
                         cases,
-                    },
-                ),
-                _ => None,
-            };
+                    })
+            }
+            _ => None,
+        };
         let tests = converted.unwrap_or_else(|| TestSuite::Assertions {
             setup: String::new(),
             cases: vec![AssertionCase {
                 name: "tests".into(),
-                code: self.tests,
+                code: tests,
             }],
         });
         Ok(Task {

@@ -132,6 +132,7 @@ impl Problem {
             prompt: description.clone(),
             description,
             entry_point: None,
+            prelude: String::new(),
             metadata: Metadata {
                 source,
                 topics,

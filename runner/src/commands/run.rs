@@ -82,7 +82,17 @@ fn parse_language(name: &str) -> Result<Language, String> {
 /// the plan's languages need, execute on the worker pool in a second pass, write the results.
 /// The samples file is streamed each time, never held: its size costs time, not memory.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
-    let (mut tasks, tasks_text) = input::load_tasks(&args.tasks, args.language)?;
+    let input::LoadedTasks {
+        mut tasks,
+        text: tasks_text,
+        read_as,
+    } = input::load_tasks(&args.tasks, args.language)?;
+    eprintln!(
+        "wasmeval: {} {} in {}, read as {read_as}",
+        tasks.len(),
+        if tasks.len() == 1 { "task" } else { "tasks" },
+        args.tasks.display()
+    );
     measure_references(&mut tasks);
     let plan = Plan::scan(&tasks, &args)?;
     let limits = args.limits.limits();

@@ -41,7 +41,7 @@ impl LanguageRoute for Toolchains {
                 ),
             );
         }
-        let candidate = sample.program(task);
+        let candidate = task.with_prelude(sample.program(task));
         let token = fresh_token()?;
         for suite in &task.tests {
             let TestSuite::Calls { setup, cases, .. } = suite else {
@@ -96,7 +96,7 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build(self, cx, task, &sample.program(task))
+        build(self, cx, task, &task.with_prelude(sample.program(task)))
     }
 }
 

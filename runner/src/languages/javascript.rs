@@ -131,7 +131,7 @@ impl LanguageRoute for JsRuntime {
         sample: &Sample,
         log: &mut CaseLog,
     ) -> anyhow::Result<Option<String>> {
-        let candidate = sample.program(task);
+        let candidate = task.with_prelude(sample.program(task));
         let token = fresh_token()?;
         for suite in &task.tests {
             match suite {
@@ -210,7 +210,7 @@ impl LanguageRoute for JsRuntime {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        let job = Self::job(&sample.program(task))?;
+        let job = Self::job(&task.with_prelude(sample.program(task)))?;
         Ok(Ok(self.program(&["/job/program.js"], job)))
     }
 }

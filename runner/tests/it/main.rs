@@ -9,6 +9,7 @@ mod calls;
 mod cli;
 mod compiled;
 mod demo;
+mod formats;
 mod fuel_budget;
 mod hostile;
 mod io;

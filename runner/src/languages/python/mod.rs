@@ -15,12 +15,24 @@ use wasmeval_core::{Sample, Task, TestSuite};
 
 /// How a whole program runs: as `python /job/program.py` would, but in its own `/tmp`, so that
 /// the files it writes and reads by relative paths are its scratch folder's (WASI starts in `/`).
+/// The task's prelude, when it has one, runs first in the same globals (`/job/prelude.py`).
 const RUN_IN_TMP: &str = "import os, sys
 os.chdir('/tmp')
 sys.argv[:] = ['/job/program.py']
+if os.path.exists('/job/prelude.py'):
+    exec(compile(open('/job/prelude.py', encoding='utf-8').read(), '/job/prelude.py', 'exec'))
 __file__ = '/job/program.py'
 exec(compile(open(__file__, encoding='utf-8').read(), __file__, 'exec'))
 ";
+
+/// Writes the candidate into `job` as `program.py`, and the task's prelude, when it has one,
+/// as `prelude.py` (the harness and [`RUN_IN_TMP`] run it first, in the candidate's globals).
+fn write_candidate(job: &std::path::Path, task: &Task, sample: &Sample) -> std::io::Result<()> {
+    if !task.prelude.is_empty() {
+        std::fs::write(job.join("prelude.py"), &task.prelude)?;
+    }
+    std::fs::write(job.join("program.py"), sample.program(task))
+}
 
 /// The harness's source; runs load it compiled (`PythonRuntime::harness_code`).
 const HARNESS: &str = include_str!("../../../../guests/python/harness.py");
@@ -48,7 +60,7 @@ impl LanguageRoute for PythonRuntime {
             let judge_job = temp_folder(Folder::Job)?;
             std::fs::write(judge_job.path().join("tests.json"), tests)?;
             let partner_job = temp_folder(Folder::Job)?;
-            std::fs::write(partner_job.path().join("program.py"), sample.program(task))?;
+            write_candidate(partner_job.path(), task, sample)?;
             std::fs::write(partner_job.path().join("harness.bin"), &self.harness_code)?;
             let judge = self.harness(&token, "judge", judge_job)?;
             // No token, no tests: the partner only answers calls.
@@ -66,7 +78,7 @@ impl LanguageRoute for PythonRuntime {
             execute_judge(cx, &judge, &partner, setup, log)?
         } else {
             let job = temp_folder(Folder::Job)?;
-            std::fs::write(job.path().join("program.py"), sample.program(task))?;
+            write_candidate(job.path(), task, sample)?;
             std::fs::write(job.path().join("tests.json"), tests)?;
             execute(
                 cx,
@@ -87,7 +99,7 @@ impl LanguageRoute for PythonRuntime {
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
         let job = temp_folder(Folder::Job)?;
-        std::fs::write(job.path().join("program.py"), sample.program(task))?;
+        write_candidate(job.path(), task, sample)?;
         Ok(Ok(Program {
             module: self.module.clone(),
             entry: self.entry,
