@@ -228,13 +228,28 @@ impl FromStr for Facet {
 }
 
 /// One value of a facet: a label and a sort key, so that years and complexity buckets sort by
-/// number and the missing value comes last.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// number and the missing value comes last; labels of equal keys in natural order
+/// (`HumanEval/2` before `HumanEval/10`, [`crate::report::natural_cmp`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GroupKey {
     /// Sort key: numbers for numeric facets, 0 for text, `i64::MAX` for "none".
     pub order: i64,
     /// What reports show.
     pub label: String,
+}
+
+impl Ord for GroupKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.order
+            .cmp(&other.order)
+            .then_with(|| crate::report::natural_cmp(&self.label, &other.label))
+    }
+}
+
+impl PartialOrd for GroupKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl GroupKey {
@@ -336,6 +351,17 @@ mod tests {
         let years = distribution(&tasks, Facet::Year);
         let labels: Vec<&str> = years.iter().map(|(k, _)| k.label.as_str()).collect();
         assert_eq!(labels, ["2009", "2019", "(none)"]);
+        let mut keys: Vec<GroupKey> = ["t/10", "t/2", "T/1", "t/1"]
+            .into_iter()
+            .map(GroupKey::text)
+            .collect();
+        keys.sort();
+        let labels: Vec<&str> = keys.iter().map(|k| k.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["T/1", "t/1", "t/2", "t/10"],
+            "natural order of labels"
+        );
         let complexity = distribution(&tasks, "complexity".parse().unwrap());
         let labels: Vec<&str> = complexity.iter().map(|(k, _)| k.label.as_str()).collect();
         assert_eq!(labels, ["3-4", "11-15", "(none)"]);

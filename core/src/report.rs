@@ -10,7 +10,7 @@ use crate::metrics::{
     group_by_unit, score_units, unit_key, CaseTotals, Metrics, PassAtK, ScoreOptions, Unit,
 };
 use crate::query::Query;
-use crate::reference_tables::ReferenceTables;
+use crate::reference_tables::{generated_metrics, Generated, ReferenceTables};
 use crate::results::{SampleResult, Verdict};
 use crate::task::{Task, TaskId};
 use serde::{Deserialize, Serialize};
@@ -174,17 +174,18 @@ impl Report {
         }
         groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let selected_tasks: Vec<&Task> = tasks.iter().filter(|t| query.matches_task(t)).collect();
-        let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics, bool)> = units
+        // Every sample: those whose code could not be analysed are counted by reason.
+        let pairs: Vec<(Option<&CodeMetrics>, Generated<'_>, bool)> = units
             .iter()
             .zip(&unit_tasks)
             .flat_map(|(unit, task)| unit.results.iter().map(move |r| (*task, *r)))
-            .filter_map(|(task, result)| {
-                let generated = result.code_metrics.as_ref()?;
+            .map(|(task, result)| {
                 let reference = task
                     .references
                     .first()
                     .and_then(|r| r.code_metrics.as_ref());
-                Some((reference, generated, result.verdict == Verdict::Passed))
+                let generated = generated_metrics(task, result);
+                (reference, generated, result.verdict == Verdict::Passed)
             })
             .collect();
         Report {
@@ -210,7 +211,7 @@ impl Report {
                         .collect(),
                 })
                 .collect(),
-            comparison: (!pairs.is_empty()).then(|| ReferenceTables::new(&pairs)),
+            comparison: ReferenceTables::of(&pairs),
             results_without_task: prepared.results_without_task,
             judged_by: crate::results::judged_by_counts(selected()),
         }
@@ -459,6 +460,8 @@ impl Prepared {
                 row[slot] = Some((passed, unit.results.len() as u64));
             }
         }
+        let mut counts: Vec<_> = counts.into_iter().collect();
+        counts.sort_by(|a, b| natural_cmp(&a.0 .0, &b.0 .0));
         let rows = counts
             .into_iter()
             .map(|(task, cells)| {
@@ -611,7 +614,10 @@ pub fn column_help(header: &str) -> Option<String> {
 /// Compares text as people read it: runs of digits by their value, so `HumanEval/2` comes before
 /// `HumanEval/10`, and letters without regard to case (then with it, to break ties).
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    natural_cmp_folded(a, b, true).then_with(|| natural_cmp_folded(a, b, false))
+    natural_cmp_folded(a, b, true)
+        .then_with(|| natural_cmp_folded(a, b, false))
+        // `01` and `1` read alike but differ: equal only when equal.
+        .then_with(|| a.cmp(b))
 }
 
 fn natural_cmp_folded(a: &str, b: &str, fold: bool) -> std::cmp::Ordering {

@@ -56,14 +56,42 @@ pub fn tick_label(value: f64) -> String {
 }
 
 /// Values of several series over several categories (a grouped bar chart's data).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
-    /// Category labels along the x axis.
+    /// Category labels along the category axis.
     pub categories: Vec<String>,
     /// Series names, for the legend.
     pub names: Vec<String>,
-    /// `values[series][category]`; `None` draws no bar.
+    /// `values[series][category]`; `None` is missing data, marked as such (not a zero bar).
     pub values: Vec<Vec<Option<f64>>>,
+    /// How many samples each bar stands for, like `values` (empty: none shown).
+    pub counts: Vec<Vec<Option<u64>>>,
+    /// Each bar's 95% interval, like `values` (empty: none drawn).
+    pub intervals: Vec<Vec<Option<[f64; 2]>>>,
+}
+
+impl Series {
+    /// The value, count and interval of one bar.
+    fn bar(&self, series: usize, category: usize) -> BarData {
+        BarData {
+            value: cell(&self.values, series, category),
+            count: cell(&self.counts, series, category),
+            interval: cell(&self.intervals, series, category),
+        }
+    }
+}
+
+/// `table[series][category]`, `None` when absent.
+fn cell<T: Copy>(table: &[Vec<Option<T>>], series: usize, category: usize) -> Option<T> {
+    table.get(series)?.get(category).copied().flatten()
+}
+
+/// What one bar shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct BarData {
+    value: Option<f64>,
+    count: Option<u64>,
+    interval: Option<[f64; 2]>,
 }
 
 /// The outer size of a chart and its margins, in pixels.
@@ -73,9 +101,9 @@ pub struct Frame {
     pub width: f64,
     /// Total height.
     pub height: f64,
-    /// Room left of the plot for the y axis labels.
+    /// Room left of the plot (value ticks, or category labels when horizontal).
     pub left: f64,
-    /// Room below the plot for the category labels.
+    /// Room below the plot (category labels, or value ticks when horizontal).
     pub bottom: f64,
     /// Room above the plot.
     pub top: f64,
@@ -83,18 +111,22 @@ pub struct Frame {
     pub right: f64,
 }
 
-impl Default for Frame {
-    fn default() -> Self {
-        Frame {
-            width: 720.0,
-            height: 320.0,
-            left: 48.0,
-            bottom: 72.0,
-            top: 12.0,
-            right: 12.0,
-        }
-    }
+/// Which way bars grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orientation {
+    /// Upwards from a horizontal axis: few categories with short labels.
+    Vertical,
+    /// Rightwards, one row per category, labels written out in full on the left: many
+    /// categories or long labels, which would otherwise be cut or collide.
+    Horizontal,
 }
+
+/// Categories beyond which bars lie down.
+pub const MAX_VERTICAL_CATEGORIES: usize = 20;
+/// Label length (characters) beyond which bars lie down.
+pub const MAX_VERTICAL_LABEL: usize = 18;
+/// Average width of a label character at 11 px, for room and wrapping.
+const CHAR_WIDTH: f64 = 6.6;
 
 /// One bar, placed.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,128 +145,343 @@ pub struct Bar {
     pub category: usize,
     /// The value drawn.
     pub value: f64,
+    /// Samples behind it, when known.
+    pub count: Option<u64>,
+    /// Its interval's two ends in pixels along the value axis, when it has one.
+    pub whisker: Option<(f64, f64)>,
 }
 
-/// A grouped bar chart, laid out: bars, the y axis's ticks and the categories' label positions.
+/// Where a missing value would be: a mark, so that no data never reads as zero.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missing {
+    /// The mark's centre.
+    pub x: f64,
+    /// The mark's centre.
+    pub y: f64,
+    /// Index of its series.
+    pub series: usize,
+    /// Index of its category.
+    pub category: usize,
+}
+
+/// A grouped bar chart, laid out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BarLayout {
     /// The frame laid out in.
     pub frame: Frame,
+    /// Which way the bars grow.
+    pub orientation: Orientation,
     /// Bars in category order, then series order.
     pub bars: Vec<Bar>,
-    /// Y-axis ticks: pixel y and value.
-    pub y_ticks: Vec<(f64, f64)>,
-    /// Category labels: pixel x of the group's centre and the label.
-    pub x_labels: Vec<(f64, String)>,
-    /// The y pixel of the value 0 (the x axis).
+    /// Marks of the missing values.
+    pub missing: Vec<Missing>,
+    /// Value-axis ticks: pixel position along the value axis, and value.
+    pub value_ticks: Vec<(f64, f64)>,
+    /// Category labels: pixel centre along the category axis, and the label's lines.
+    pub labels: Vec<(f64, Vec<String>)>,
+    /// The value axis's 0 in pixels (the y of the x axis, or the x of the y axis).
     pub baseline: f64,
+    /// Whether bars are wide enough to carry their count.
+    pub counts_shown: bool,
 }
 
-/// Lays out `series` in `frame`, the y axis from 0 to a round value above the largest value
-/// (or to `y_max` when given, e.g. 1 for rates).
-pub fn bar_layout(series: &Series, frame: Frame, y_max: Option<f64>) -> BarLayout {
-    let largest = series
-        .values
+/// Lays out `series` in `width` pixels: upright bars for a few short categories, lying bars
+/// otherwise; the value axis from 0 to a round value above the largest value (or interval end),
+/// or to `value_max` when given (1 for rates). Zero bars are 2 px high, so they are seen.
+pub fn bar_layout(series: &Series, width: f64, value_max: Option<f64>) -> BarLayout {
+    let longest = series
+        .categories
         .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0);
+    let orientation =
+        if series.categories.len() > MAX_VERTICAL_CATEGORIES || longest > MAX_VERTICAL_LABEL {
+            Orientation::Horizontal
+        } else {
+            Orientation::Vertical
+        };
+    let largest = (0..series.names.len())
+        .flat_map(|s| (0..series.categories.len()).map(move |c| (s, c)))
+        .map(|(s, c)| series.bar(s, c))
+        .flat_map(|b| [b.value, b.interval.map(|i| i[1])])
         .flatten()
-        .flatten()
-        .fold(0.0f64, |m, v| m.max(*v));
-    let (tick_values, top) = match y_max {
-        Some(max) => ticks(max, 5),
-        None => ticks(largest, 5),
+        .fold(0.0f64, f64::max);
+    let (tick_values, top) = ticks(value_max.unwrap_or(largest), 5);
+    let width = width.clamp(300.0, 1200.0);
+    let names = series.names.len().max(1);
+    let categories = series.categories.len();
+    let mut layout = BarLayout {
+        frame: Frame {
+            width,
+            height: 0.0,
+            left: 0.0,
+            bottom: 0.0,
+            top: 0.0,
+            right: 0.0,
+        },
+        orientation,
+        bars: Vec::new(),
+        missing: Vec::new(),
+        value_ticks: Vec::new(),
+        labels: Vec::new(),
+        baseline: 0.0,
+        counts_shown: false,
     };
-    let plot_bottom = frame.height - frame.bottom;
-    let y = LinearScale {
-        domain: (0.0, top),
-        range: (plot_bottom, frame.top),
-    };
-    let plot_width = (frame.width - frame.left - frame.right).max(1.0);
-    let categories = series.categories.len().max(1) as f64;
-    let group_width = plot_width / categories;
-    // A quarter of each group is space between groups.
-    let inner = group_width * 0.75;
-    let bar_width = inner / series.names.len().max(1) as f64;
-    let mut bars = Vec::new();
-    for category in 0..series.categories.len() {
-        let group_left = frame.left + group_width * category as f64 + (group_width - inner) / 2.0;
-        for (s, values) in series.values.iter().enumerate() {
-            if let Some(Some(value)) = values.get(category) {
-                let top_y = y.at(value.min(top).max(0.0));
-                bars.push(Bar {
-                    x: group_left + bar_width * s as f64,
-                    y: top_y,
-                    width: bar_width,
-                    height: plot_bottom - top_y,
-                    series: s,
-                    category,
-                    value: *value,
-                });
+    // Each category's band along the category axis: its start and the thickness of a bar.
+    let bands: Vec<(f64, f64)>;
+    let value_scale: LinearScale;
+    match orientation {
+        Orientation::Vertical => {
+            let frame = Frame {
+                width,
+                height: 320.0,
+                left: 48.0,
+                // Room for the longest label, rotated 35 degrees.
+                bottom: 24.0 + longest as f64 * CHAR_WIDTH * 0.57,
+                top: 16.0,
+                right: 12.0,
+            };
+            let plot_width = frame.width - frame.left - frame.right;
+            // Groups no wider than their bars need: a chart of two bars is not two slabs.
+            let group = (plot_width / categories.max(1) as f64).min(48.0 * names as f64 + 24.0);
+            let start = frame.left + (plot_width - group * categories as f64) / 2.0;
+            let inner = group * 0.75;
+            let bar = inner / names as f64;
+            bands = (0..categories)
+                .map(|c| (start + group * c as f64 + (group - inner) / 2.0, bar))
+                .collect();
+            layout.labels = (0..categories)
+                .map(|c| {
+                    let centre = start + group * (c as f64 + 0.5);
+                    (centre, vec![series.categories[c].clone()])
+                })
+                .collect();
+            let plot_bottom = frame.height - frame.bottom;
+            value_scale = LinearScale {
+                domain: (0.0, top),
+                range: (plot_bottom, frame.top),
+            };
+            layout.baseline = plot_bottom;
+            layout.counts_shown = bar >= 16.0;
+            layout.frame = frame;
+        }
+        Orientation::Horizontal => {
+            // Labels in full on the left, wrapped to at most half the width.
+            let label_room = (longest as f64 * CHAR_WIDTH + 12.0).min(width * 0.5);
+            let per_line = (((label_room - 12.0) / CHAR_WIDTH).floor() as usize).max(4);
+            let wrapped: Vec<Vec<String>> = series
+                .categories
+                .iter()
+                .map(|c| wrap(c, per_line))
+                .collect();
+            let bar = 14.0;
+            let mut y = 8.0;
+            let mut rows = Vec::new();
+            for lines in &wrapped {
+                let row = (bar * names as f64 + 6.0).max(lines.len() as f64 * 13.0 + 4.0);
+                rows.push((y, row));
+                y += row;
             }
+            let frame = Frame {
+                width,
+                height: y + 28.0,
+                left: label_room,
+                bottom: 28.0,
+                top: 8.0,
+                // Room for counts after the longest bar.
+                right: 44.0,
+            };
+            bands = rows
+                .iter()
+                .map(|&(y, row)| (y + (row - bar * names as f64) / 2.0, bar))
+                .collect();
+            layout.labels = rows
+                .iter()
+                .zip(wrapped)
+                .map(|(&(y, row), lines)| (y + row / 2.0, lines))
+                .collect();
+            value_scale = LinearScale {
+                domain: (0.0, top),
+                range: (frame.left, frame.width - frame.right),
+            };
+            layout.baseline = frame.left;
+            layout.counts_shown = true;
+            layout.frame = frame;
         }
     }
-    BarLayout {
-        frame,
-        bars,
-        y_ticks: tick_values.iter().map(|&v| (y.at(v), v)).collect(),
-        x_labels: series
-            .categories
-            .iter()
-            .enumerate()
-            .map(|(i, label)| (frame.left + group_width * (i as f64 + 0.5), label.clone()))
-            .collect(),
-        baseline: plot_bottom,
+    layout.value_ticks = tick_values
+        .iter()
+        .map(|&v| (value_scale.at(v), v))
+        .collect();
+    let at = |v: f64| value_scale.at(v.clamp(0.0, top));
+    for (category, &(band_start, thickness)) in bands.iter().enumerate() {
+        for s in 0..series.names.len() {
+            let offset = band_start + thickness * s as f64;
+            let data = series.bar(s, category);
+            let Some(value) = data.value else {
+                let (x, y) = match orientation {
+                    Orientation::Vertical => (offset + thickness / 2.0, layout.baseline - 6.0),
+                    Orientation::Horizontal => (layout.baseline + 8.0, offset + thickness / 2.0),
+                };
+                layout.missing.push(Missing {
+                    x,
+                    y,
+                    series: s,
+                    category,
+                });
+                continue;
+            };
+            // At least 2 px: a zero is a bar, unlike a missing value.
+            let length = (at(value) - layout.baseline).abs().max(2.0);
+            let whisker = data.interval.map(|[low, high]| (at(low), at(high)));
+            let (x, y, width, height) = match orientation {
+                Orientation::Vertical => (offset, layout.baseline - length, thickness, length),
+                Orientation::Horizontal => (layout.baseline, offset, length, thickness),
+            };
+            layout.bars.push(Bar {
+                x,
+                y,
+                width,
+                height,
+                series: s,
+                category,
+                value,
+                count: data.count,
+                whisker,
+            });
+        }
+    }
+    layout
+}
+
+/// `label` in lines of at most `width` characters, broken after spaces, `/`, `-` or `_` where
+/// it can, else anywhere: nothing is cut.
+pub fn wrap(label: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut word = String::new();
+    let flush_word = |line: &mut String, word: &mut String, lines: &mut Vec<String>| {
+        while line.chars().count() + word.chars().count() > width {
+            if line.is_empty() {
+                let head: String = word.chars().take(width).collect();
+                *word = word.chars().skip(width).collect();
+                lines.push(head);
+            } else {
+                lines.push(std::mem::take(line).trim_end().to_owned());
+            }
+        }
+        line.push_str(word);
+        word.clear();
+    };
+    for c in label.chars() {
+        word.push(c);
+        if matches!(c, ' ' | '/' | '-' | '_') {
+            flush_word(&mut line, &mut word, &mut lines);
+        }
+    }
+    flush_word(&mut line, &mut word, &mut lines);
+    if !line.trim_end().is_empty() || lines.is_empty() {
+        lines.push(line.trim_end().to_owned());
+    }
+    lines
+}
+
+/// A rate a chart can show, named as in reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rate {
+    /// pass@k.
+    PassAt(u32),
+    /// AvgPassRatio.
+    AvgPassRatio,
+    /// ScenEval's pass rate.
+    SceneValPassRate,
+    /// Solvability.
+    Solvability,
+}
+
+impl Rate {
+    /// The name in reports (`pass@10`, `avg_pass_ratio`, ...).
+    pub fn name(self) -> String {
+        match self {
+            Rate::PassAt(k) => wasmeval_core::metrics::PassAtK::name(k),
+            Rate::AvgPassRatio => "avg_pass_ratio".into(),
+            Rate::SceneValPassRate => "sceneval_pass_rate".into(),
+            Rate::Solvability => "solvability".into(),
+        }
+    }
+
+    /// Its value in a group's metrics.
+    pub fn value(self, metrics: &Metrics) -> Option<f64> {
+        match self {
+            Rate::PassAt(k) => metrics.pass_at_k.get(k),
+            Rate::AvgPassRatio => metrics.avg_pass_ratio,
+            Rate::SceneValPassRate => metrics.sceneval_pass_rate,
+            Rate::Solvability => metrics.solvability,
+        }
+    }
+
+    /// Its 95% interval, when the metrics carry one (pass@k scored with intervals).
+    pub fn interval(self, metrics: &Metrics) -> Option<[f64; 2]> {
+        match self {
+            Rate::PassAt(k) => metrics.pass_at_k_interval.get(&k).copied(),
+            _ => None,
+        }
+    }
+
+    /// The rates `metrics` has: each pass@k it defines, then the others.
+    pub fn offered(metrics: &Metrics) -> Vec<Rate> {
+        let mut rates: Vec<Rate> = metrics.pass_at_k.ks().map(Rate::PassAt).collect();
+        rates.extend([
+            Rate::AvgPassRatio,
+            Rate::SceneValPassRate,
+            Rate::Solvability,
+        ]);
+        rates
     }
 }
 
-/// Reads one rate (0 to 1) of a group's metrics.
-pub type RateFn = fn(&Metrics) -> Option<f64>;
-
-/// The rates a chart can show, with their names as in reports.
-pub const RATES: [(&str, RateFn); 4] = [
-    ("pass@1", |m| m.pass_at_k.get(1)),
-    ("avg_pass_ratio", |m| m.avg_pass_ratio),
-    ("sceneval_pass_rate", |m| m.sceneval_pass_rate),
-    ("solvability", |m| m.solvability),
-];
-
-/// A report's groups as chart data: the first facet's values along the x axis and, when the
-/// report groups by two facets, the second facet's values as series (otherwise one series named
-/// `name`). Order follows the report.
-pub fn series_from_groups(groups: &[GroupRow], name: &str, rate: RateFn) -> Series {
+/// A report's groups as chart data: the first facet's values along the category axis and, when
+/// the report groups by two facets, the second facet's values as series (otherwise one series
+/// named after the rate). Each bar carries its samples and, when scored, its interval. Order
+/// follows the report.
+pub fn series_from_groups(groups: &[GroupRow], rate: Rate) -> Series {
+    let name = rate.name();
     let mut categories: Vec<String> = Vec::new();
     let mut names: Vec<String> = Vec::new();
-    for group in groups {
+    let keys = |group: &GroupRow| {
         let category = group.keys.first().cloned().unwrap_or_default();
+        let series = group.keys.get(1).cloned().unwrap_or_else(|| name.clone());
+        (category, series)
+    };
+    for group in groups {
+        let (category, series) = keys(group);
         if !categories.contains(&category) {
             categories.push(category);
         }
-        let series = group
-            .keys
-            .get(1)
-            .cloned()
-            .unwrap_or_else(|| name.to_owned());
         if !names.contains(&series) {
             names.push(series);
         }
     }
     let mut values = vec![vec![None; categories.len()]; names.len()];
+    let mut counts = vec![vec![None; categories.len()]; names.len()];
+    let mut intervals = vec![vec![None; categories.len()]; names.len()];
     for group in groups {
-        let category = group.keys.first().cloned().unwrap_or_default();
-        let series = group
-            .keys
-            .get(1)
-            .cloned()
-            .unwrap_or_else(|| name.to_owned());
+        let (category, series) = keys(group);
         let c = categories.iter().position(|x| *x == category);
         let s = names.iter().position(|x| *x == series);
         if let (Some(c), Some(s)) = (c, s) {
-            values[s][c] = rate(&group.metrics);
+            values[s][c] = rate.value(&group.metrics);
+            counts[s][c] = Some(group.metrics.samples);
+            intervals[s][c] = rate.interval(&group.metrics);
         }
     }
     Series {
         categories,
         names,
         values,
+        counts,
+        intervals,
     }
 }
 
@@ -262,14 +509,14 @@ mod tests {
             group(&["lists", "m2"], 0.25),
             group(&["strings", "m2"], 1.0),
         ];
-        let series = series_from_groups(&groups, "pass@1", RATES[0].1);
+        let series = series_from_groups(&groups, Rate::PassAt(1));
         assert_eq!(series.categories, ["lists", "strings"]);
         assert_eq!(series.names, ["m1", "m2"]);
         assert_eq!(
             series.values,
             [vec![Some(0.5), None], vec![Some(0.25), Some(1.0)]]
         );
-        let one_facet = series_from_groups(&[group(&["lists"], 0.5)], "pass@1", RATES[0].1);
+        let one_facet = series_from_groups(&[group(&["lists"], 0.5)], Rate::PassAt(1));
         assert_eq!(one_facet.names, ["pass@1"]);
         assert_eq!(one_facet.values, [vec![Some(0.5)]]);
     }
@@ -296,36 +543,101 @@ mod tests {
         assert_eq!(y.at(0.5), 155.0);
     }
 
+    fn two_series(values: Vec<Vec<Option<f64>>>, categories: &[&str]) -> Series {
+        Series {
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            names: vec!["m1".into(), "m2".into()],
+            values,
+            ..Series::default()
+        }
+    }
+
     #[test]
     fn grouped_bars_sit_on_the_baseline_inside_their_group() {
-        let series = Series {
-            categories: vec!["a".into(), "b".into()],
-            names: vec!["m1".into(), "m2".into()],
-            values: vec![vec![Some(1.0), Some(0.5)], vec![Some(0.25), None]],
-        };
-        let frame = Frame {
-            width: 248.0,
-            height: 200.0,
-            left: 40.0,
-            bottom: 40.0,
-            top: 0.0,
-            right: 8.0,
-        };
-        let layout = bar_layout(&series, frame, Some(1.0));
-        // The missing value draws no bar.
+        let series = two_series(
+            vec![vec![Some(1.0), Some(0.5)], vec![Some(0.25), None]],
+            &["a", "b"],
+        );
+        let layout = bar_layout(&series, 800.0, Some(1.0));
+        assert_eq!(layout.orientation, Orientation::Vertical);
+        // The missing value draws no bar but a mark.
         assert_eq!(layout.bars.len(), 3);
+        assert_eq!(
+            (layout.missing[0].series, layout.missing[0].category),
+            (1, 1)
+        );
         let full = &layout.bars[0];
-        assert_eq!((full.y, full.height), (0.0, 160.0));
+        assert_eq!(full.y, layout.frame.top);
         for bar in &layout.bars {
             assert!((bar.y + bar.height - layout.baseline).abs() < 1e-9);
-            let group_left = 40.0 + 100.0 * bar.category as f64;
-            assert!(bar.x >= group_left && bar.x + bar.width <= group_left + 100.0);
         }
-        // Series sit side by side in a group.
+        // Series sit side by side in a group, and groups do not stretch to fill 800 px.
         assert_eq!(layout.bars[1].x, layout.bars[0].x + layout.bars[0].width);
-        assert_eq!(layout.bars[1].height, 40.0);
-        assert_eq!(layout.x_labels[1], (190.0, "b".to_owned()));
-        assert_eq!(layout.y_ticks.first(), Some(&(160.0, 0.0)));
-        assert_eq!(layout.y_ticks.last(), Some(&(0.0, 1.0)));
+        assert!(layout.bars[0].width <= 48.0);
+        assert_eq!(layout.labels[1].1, ["b"]);
+        assert_eq!(
+            layout.value_ticks.first().map(|t| t.0),
+            Some(layout.baseline)
+        );
+        assert_eq!(layout.value_ticks.last().map(|t| t.1), Some(1.0));
+    }
+
+    #[test]
+    fn a_zero_is_a_thin_bar_and_missing_data_a_mark() {
+        let series = two_series(vec![vec![Some(0.0)], vec![None]], &["a"]);
+        let layout = bar_layout(&series, 600.0, Some(1.0));
+        assert_eq!(layout.bars.len(), 1);
+        assert_eq!(layout.bars[0].height, 2.0);
+        assert_eq!(layout.missing.len(), 1);
+    }
+
+    #[test]
+    fn many_or_long_categories_lie_down_with_their_labels_whole() {
+        let many: Vec<String> = (0..42).map(|i| format!("HumanEval/{i}")).collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let series = Series {
+            categories: many.clone(),
+            names: vec!["pass@1".into()],
+            values: vec![vec![Some(0.5); 42]],
+            counts: vec![vec![Some(10); 42]],
+            intervals: vec![vec![Some([0.25, 0.75]); 42]],
+        };
+        let layout = bar_layout(&series, 390.0, Some(1.0));
+        assert_eq!(layout.orientation, Orientation::Horizontal);
+        let shown: Vec<String> = layout.labels.iter().map(|(_, l)| l.concat()).collect();
+        assert_eq!(shown, names);
+        // Rows do not overlap; every bar starts at the axis; whiskers bracket the bar's end.
+        for pair in layout.bars.windows(2) {
+            assert!(pair[0].y + pair[0].height <= pair[1].y);
+        }
+        for bar in &layout.bars {
+            assert_eq!(bar.x, layout.baseline);
+            let (low, high) = bar.whisker.unwrap();
+            assert!(low < bar.x + bar.width && bar.x + bar.width < high);
+        }
+        assert!(layout.frame.height > 42.0 * 14.0);
+        let long = two_series(
+            vec![vec![Some(0.5)], vec![Some(0.5)]],
+            &["textbook: Programming in Small Steps, second edition"],
+        );
+        let layout = bar_layout(&long, 390.0, Some(1.0));
+        assert_eq!(layout.orientation, Orientation::Horizontal);
+        let lines = &layout.labels[0].1;
+        assert!(lines.len() > 1);
+        assert_eq!(
+            lines.concat().replace(' ', ""),
+            "textbook:ProgramminginSmallSteps,secondedition"
+        );
+        assert!(lines
+            .iter()
+            .all(|l| l.chars().count() as f64 * CHAR_WIDTH <= layout.frame.left));
+    }
+
+    #[test]
+    fn wrapping_breaks_at_separators_and_never_drops_characters() {
+        assert_eq!(wrap("short", 10), ["short"]);
+        assert_eq!(wrap("a/b/c/d", 4), ["a/b/", "c/d"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("", 4), [""]);
     }
 }

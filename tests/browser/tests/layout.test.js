@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
@@ -41,8 +41,17 @@ before(async () => {
     const made = wasmeval(args);
     assert.equal(made.status, 0, made.stderr);
   }
+  // The demo as a benchmark without topics or years (as HumanEval is).
+  const bare = path.join(work, 'bare');
+  await cp(path.join(work, 'plain'), bare, { recursive: true });
+  const stripped = JSON.parse(await readFile(path.join(bare, 'bundle.json'), 'utf8'));
+  for (const task of stripped.tasks) {
+    delete task.metadata.topics;
+    delete task.metadata.year;
+  }
+  await writeFile(path.join(bare, 'bundle.json'), JSON.stringify(stripped));
   server = await serve(
-    { '/gz/': path.join(work, 'gz'), '/plain/': path.join(work, 'plain') },
+    { '/gz/': path.join(work, 'gz'), '/plain/': path.join(work, 'plain'), '/bare/': bare },
     { throttle: (p) => p === '/plain/bundle.json' },
   );
   browser = await launch();
@@ -98,6 +107,37 @@ test('95% intervals are the command line\'s --ci numbers, and live in the URL', 
   await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-intervals-1366.png'), fullPage: true });
   assertNoUncaught(page);
   await page.close();
+});
+
+test('charts: many groups lie down with whole labels, bars carry n and intervals, a benchmark without topics charts none', async () => {
+  const page = await openPage(browser, server, 'gz/?by=task&ci=1');
+  await waitFor(page, '[data-testid=overview-chart]');
+  const chart = page.locator('[data-testid=overview-chart]');
+  assert.equal(await chart.getAttribute('data-orientation'), 'horizontal');
+  // Each task's label is written out whole (wrapped lines joined), none cut with an ellipsis.
+  const labels = await chart.locator('text.category').evaluateAll((texts) => texts.map((t) => t.textContent));
+  assert.deepEqual(labels, Array.from({ length: 42 }, (_, i) => `demo/${i}`));
+  const bars = chart.locator('rect.bar');
+  assert.equal(await bars.count(), 42);
+  assert.ok(Number(await bars.first().getAttribute('data-count')) > 0);
+  assert.equal(await chart.locator('line.whisker').count(), 42 * 3);
+  // Another metric charted: pass@1's interval is gone with it.
+  await page.selectOption('[data-testid=overview-rate]', 'solvability');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=overview-chart] line.whisker').length === 0);
+  // The chart uses the width there is.
+  const width = await chart.locator('svg').evaluate((svg) => svg.getBoundingClientRect().width);
+  assert.ok(width > 1000, `the chart is ${width} px wide in a 1280 px page`);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-by-task-1366.png'), fullPage: true });
+  assertNoUncaught(page);
+  await page.close();
+
+  const bare = await openPage(browser, server, 'bare/?view=dataset');
+  await waitFor(bare, '[data-testid=facets-absent]');
+  assert.match(await bare.innerText('[data-testid=facets-absent]'), /No selected task has a topic or a year/);
+  assert.equal(await bare.locator('[data-testid=distribution-topic]').count(), 0);
+  assert.equal(await bare.locator('[data-testid=distribution-complexity]').count(), 1);
+  assertNoUncaught(bare);
+  await bare.close();
 });
 
 /** The page's width beyond the viewport, in pixels (0 when nothing overflows). */

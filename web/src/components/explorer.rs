@@ -61,15 +61,23 @@ pub fn explorer() -> Html {
         rows: table.rows.iter().take(SHOWN).cloned().collect(),
     };
     let all_tasks_json = AttrValue::from(serde_json::to_string_pretty(&tasks).unwrap_or_default());
+    // A facet no task has (HumanEval has no topics or years) would chart one "(none)" bar.
+    let none = wasmeval_core::facets::GroupKey::NONE_LABEL;
+    let (charted, absent): (Vec<_>, Vec<_>) = report
+        .distributions
+        .iter()
+        .partition(|d| d.counts.iter().any(|(label, _)| label != none));
+    let absent: Vec<&str> = absent.iter().map(|d| d.facet.as_str()).collect();
     html! {
         <>
             <h2>{ format!("{} tasks selected", tasks.len()) }</h2>
             <div class="charts">
-                { for report.distributions.iter().map(|d| {
+                { for charted.iter().map(|d| {
                     let series = Series {
                         categories: d.counts.iter().map(|(k, _)| k.clone()).collect(),
                         names: vec!["tasks".into()],
                         values: vec![d.counts.iter().map(|(_, n)| Some(*n as f64)).collect()],
+                        ..Series::default()
                     };
                     html! {
                         <BarChart series={series} title={format!("Tasks by {}", d.facet)}
@@ -77,6 +85,12 @@ pub fn explorer() -> Html {
                     }
                 }) }
             </div>
+            if !absent.is_empty() {
+                <p class="hint" data-testid="facets-absent">
+                    { format!("No selected task has a {}: {} left out. Group the overview by language, source, loc or cognitive instead.",
+                        absent.join(" or a "), if absent.len() == 1 { "its chart is" } else { "their charts are" }) }
+                </p>
+            }
             if tasks.len() > SHOWN {
                 <p class="hint">{ format!("The first {SHOWN} of {} tasks; Export JSON saves them all.", tasks.len()) }</p>
             }

@@ -1,10 +1,10 @@
 //! Overview: every metric of the selection per group (the command line's `wasmeval report`
 //! table, with the same digits), a chart of one rate per group, and the verdicts.
 
-use super::bar_chart::{BarChart, RatePicker};
+use super::bar_chart::{rate_in_force, BarChart, RatePicker};
 use super::data_table::DataTable;
 use super::use_store;
-use crate::charts::{series_from_groups, RATES};
+use crate::charts::{series_from_groups, Rate};
 use wasmeval_core::report::Table;
 use wasmeval_core::Verdict;
 use yew::prelude::*;
@@ -13,13 +13,15 @@ use yew::prelude::*;
 #[function_component(Overview)]
 pub fn overview() -> Html {
     let store = use_store();
-    let rate = use_state(|| 0usize);
+    let rate = use_state(|| Rate::PassAt(1));
     let Some(report) = store.report.clone() else {
         return html! {};
     };
     let (table, values) = report.table_with_values();
     let json = serde_json::to_string_pretty(&*report).unwrap_or_default();
-    let (name, rate_fn) = RATES[*rate];
+    let rates = Rate::offered(&report.overall);
+    let chosen = rate_in_force(*rate, &rates);
+    let name = chosen.name();
     let verdicts = verdict_table(&report);
     html! {
         <>
@@ -47,10 +49,10 @@ pub fn overview() -> Html {
                 </p>
             }
             if !report.groups.is_empty() {
-                <RatePicker label="Chart" rate={rate.clone()} testid="overview-rate" />
-                <BarChart series={series_from_groups(&report.groups, name, rate_fn)}
+                <RatePicker label="Chart" rates={rates} rate={rate.clone()} testid="overview-rate" />
+                <BarChart series={series_from_groups(&report.groups, chosen)}
                     title={format!("{name} by {}", report.facets.join(" and "))}
-                    y_label={name} y_max={Some(1.0)} testid={Some(AttrValue::from("overview-chart"))} />
+                    y_label={name.clone()} y_max={Some(1.0)} testid={Some(AttrValue::from("overview-chart"))} />
             }
             <DataTable table={verdicts} key_columns={report.facets.len().max(1)} name="verdicts"
                 caption={Some(AttrValue::from("Samples by verdict"))} />

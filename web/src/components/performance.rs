@@ -1,10 +1,10 @@
 //! Performance by scenario (ScenEval's Figs. 10 to 12): one rate of each model per topic, per
 //! bucket of cyclomatic and of cognitive complexity, and per year, over the current selection.
 
-use super::bar_chart::{BarChart, RatePicker};
+use super::bar_chart::{rate_in_force, BarChart, RatePicker};
 use super::data_table::DataTable;
 use super::use_store;
-use crate::charts::{series_from_groups, RATES};
+use crate::charts::{series_from_groups, Rate};
 use crate::state::report;
 use wasmeval_core::facets::{ComplexityMetric, Facet};
 use yew::prelude::*;
@@ -21,29 +21,38 @@ const FACETS: [Facet; 4] = [
 #[function_component(Performance)]
 pub fn performance() -> Html {
     let store = use_store();
-    let rate = use_state(|| 0usize);
+    let rate = use_state(|| Rate::PassAt(1));
     // Rescored only when the data or the selection changes, not when another rate is charted.
     let reports = use_memo(
-        (store.data.clone(), store.query.clone()),
-        |(data, query)| match data {
+        (store.data.clone(), store.query.clone(), store.intervals),
+        |(data, query, intervals)| match data {
             Some(data) => FACETS
                 .iter()
-                .map(|&facet| (facet, report(data, query, &[facet, Facet::Model], false)))
+                .map(|&facet| {
+                    let by_facet = report(data, query, &[facet, Facet::Model], *intervals);
+                    (facet, by_facet)
+                })
                 .collect(),
             None => Vec::new(),
         },
     );
-    let (name, rate_fn) = RATES[*rate];
+    let rates = store
+        .report
+        .as_ref()
+        .map(|r| Rate::offered(&r.overall))
+        .unwrap_or_default();
+    let chosen = rate_in_force(*rate, &rates);
+    let name = chosen.name();
     html! {
         <>
-            <RatePicker label="Rate" rate={rate.clone()} testid="performance-rate" />
+            <RatePicker label="Rate" rates={rates} rate={rate.clone()} testid="performance-rate" />
             { for reports.iter().map(|(facet, by_facet)| {
                 let (table, values) = by_facet.table_with_values();
                 let slug = facet.to_string().replace(':', "-");
                 html! {
                     <section class="performance">
-                        <BarChart series={series_from_groups(&by_facet.groups, name, rate_fn)}
-                            title={format!("{name} by {facet}, per model")} y_label={name}
+                        <BarChart series={series_from_groups(&by_facet.groups, chosen)}
+                            title={format!("{name} by {facet}, per model")} y_label={name.clone()}
                             y_max={Some(1.0)} testid={Some(AttrValue::from(format!("performance-{slug}")))} />
                         <details>
                             <summary>{ "Table" }</summary>
