@@ -50,3 +50,45 @@ pub struct FunctionMetrics {
     /// Its deepest nesting.
     pub max_nesting: u32,
 }
+
+/// Why a program has no metrics: the reports count these apart from the samples compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotAnalysed {
+    /// Mostly unparseable: syntax errors over half of the source.
+    SyntaxErrors,
+    /// No grammar for the language (Java).
+    Language,
+    /// Longer than the analyser reads (the runner's `analysis::MAX_ANALYSED_BYTES`).
+    TooLong,
+    /// Nested deeper than the analyser walks.
+    TooDeep,
+    /// The sample's record was not read (longer than `--max-sample-bytes`).
+    NotRead,
+    /// Not recorded: results written before wasmeval said why.
+    Unknown,
+}
+
+impl NotAnalysed {
+    /// Every reason, in the order reports list them.
+    pub const ALL: [NotAnalysed; 6] = [
+        NotAnalysed::SyntaxErrors,
+        NotAnalysed::Language,
+        NotAnalysed::TooLong,
+        NotAnalysed::TooDeep,
+        NotAnalysed::NotRead,
+        NotAnalysed::Unknown,
+    ];
+
+    /// The reason as reports print it after a count (`2 with syntax errors`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            NotAnalysed::SyntaxErrors => "with syntax errors",
+            NotAnalysed::Language => "in a language with no analyser",
+            NotAnalysed::TooLong => "too long to analyse",
+            NotAnalysed::TooDeep => "nested too deep to analyse",
+            NotAnalysed::NotRead => "not read (over --max-sample-bytes)",
+            NotAnalysed::Unknown => "without a recorded reason",
+        }
+    }
+}

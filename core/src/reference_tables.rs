@@ -11,10 +11,31 @@
 //!   the same pairs and AvgGS − AvgRS is the mean signed difference. AvgRS is thus the average of
 //!   the reference's value over the paired samples (each sample bringing its task's reference).
 //! - Percentages are 0–100; averages of an empty set are `None` (shown as `-`).
+//! - A sample whose own code could not be analysed (syntax errors, no analyser for its language,
+//!   not read) is counted in `samples` and, by reason, in `not_analysed`, and compared with
+//!   nothing: the table says how many were left out and why.
 
-use crate::code_metrics::CodeMetrics;
+use crate::code_metrics::{CodeMetrics, NotAnalysed};
 use crate::report::Table;
+use crate::results::SampleResult;
+use crate::task::{Language, Task};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A generated sample's metrics, or why it has none.
+pub type Generated<'a> = Result<&'a CodeMetrics, NotAnalysed>;
+
+/// The metrics of `result`'s code, or why it has none: the reason the run recorded, else (in
+/// results written before runs recorded it) `language` for a language with no analyser, and
+/// `unknown` otherwise.
+pub fn generated_metrics<'a>(task: &Task, result: &'a SampleResult) -> Generated<'a> {
+    match (&result.code_metrics, result.not_analysed) {
+        (Some(metrics), _) => Ok(metrics),
+        (None, Some(why)) => Err(why),
+        (None, None) if task.language == Language::Java => Err(NotAnalysed::Language),
+        (None, None) => Err(NotAnalysed::Unknown),
+    }
+}
 
 /// Reads one metric of a program.
 pub type MetricFn = fn(&CodeMetrics) -> u32;
@@ -53,10 +74,13 @@ pub struct MetricRow {
 /// The comparison of one set of samples (all, correct or incorrect).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Split {
-    /// Samples in the set.
+    /// Samples in the set, analysed or not.
     pub samples: u64,
     /// Samples of the set paired with a reference (the base of every number in `rows`).
     pub compared: u64,
+    /// Samples of the set whose code could not be analysed, by reason (in no row).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_analysed: BTreeMap<NotAnalysed, u64>,
     /// One row per metric, in [`METRICS`] order.
     pub rows: Vec<MetricRow>,
 }
@@ -73,8 +97,17 @@ pub struct ReferenceTables {
 }
 
 impl ReferenceTables {
+    /// [`ReferenceTables::new`], or `None` when there is nothing to show: no sample analysed, and
+    /// none saying why (results written before samples were analysed).
+    pub fn of(samples: &[(Option<&CodeMetrics>, Generated<'_>, bool)]) -> Option<Self> {
+        samples
+            .iter()
+            .any(|(_, generated, _)| !matches!(generated, Err(NotAnalysed::Unknown)))
+            .then(|| ReferenceTables::new(samples))
+    }
+
     /// Compares each sample (`generated`, whether it `passed`) with its task's `reference`.
-    pub fn new(samples: &[(Option<&CodeMetrics>, &CodeMetrics, bool)]) -> Self {
+    pub fn new(samples: &[(Option<&CodeMetrics>, Generated<'_>, bool)]) -> Self {
         let pick = |filter: fn(bool) -> bool| {
             Split::new(
                 samples
@@ -106,14 +139,23 @@ impl ReferenceTables {
 }
 
 impl Split {
-    /// Compares (reference, generated) pairs.
+    /// Compares (reference, generated) pairs; a sample not analysed is counted by its reason.
     pub fn new<'a>(
-        pairs: impl IntoIterator<Item = (Option<&'a CodeMetrics>, &'a CodeMetrics)>,
+        pairs: impl IntoIterator<Item = (Option<&'a CodeMetrics>, Generated<'a>)>,
     ) -> Self {
-        let pairs: Vec<(Option<&CodeMetrics>, &CodeMetrics)> = pairs.into_iter().collect();
+        let pairs: Vec<(Option<&CodeMetrics>, Generated<'a>)> = pairs.into_iter().collect();
+        let mut not_analysed = BTreeMap::new();
+        for (_, generated) in &pairs {
+            if let Err(why) = generated {
+                *not_analysed.entry(*why).or_insert(0) += 1;
+            }
+        }
         let paired: Vec<(&CodeMetrics, &CodeMetrics)> = pairs
             .iter()
-            .filter_map(|(r, g)| r.map(|r| (r, *g)))
+            .filter_map(|(r, g)| match (r, g) {
+                (Some(r), Ok(g)) => Some((*r, *g)),
+                _ => None,
+            })
             .collect();
         let n = paired.len() as f64;
         let average = |sum: f64| (n > 0.0).then(|| sum / n);
@@ -147,8 +189,41 @@ impl Split {
         Split {
             samples: pairs.len() as u64,
             compared: paired.len() as u64,
+            not_analysed,
             rows,
         }
+    }
+
+    /// What the numbers are over, and what was left out: `3 of 10 samples paired with a
+    /// reference; 2 not analysed: 1 with syntax errors, 1 not read (over --max-sample-bytes); 5
+    /// whose task has no analysed reference`.
+    pub fn coverage(&self) -> String {
+        let plural = |n: u64| if n == 1 { "sample" } else { "samples" };
+        let mut text = format!(
+            "{} of {} {} paired with a reference",
+            self.compared,
+            self.samples,
+            plural(self.samples)
+        );
+        let left_out: u64 = self.not_analysed.values().sum();
+        if left_out > 0 {
+            let reasons: Vec<String> = self
+                .not_analysed
+                .iter()
+                .map(|(why, n)| format!("{n} {}", why.describe()))
+                .collect();
+            text.push_str(&format!(
+                "; {left_out} not analysed: {}",
+                reasons.join(", ")
+            ));
+        }
+        let without_reference = self.samples - self.compared - left_out;
+        if without_reference > 0 {
+            text.push_str(&format!(
+                "; {without_reference} whose task has no analysed reference"
+            ));
+        }
+        text
     }
 
     /// This set as a table, its first column saying `name`.
@@ -219,10 +294,10 @@ mod tests {
         let s3 = metrics(4, 4); // B, passed: loc equal, cc above (+3)
         let s4 = metrics(7, 9); // C, failed: not compared
         let samples = [
-            (Some(&a), &s1, true),
-            (Some(&a), &s2, false),
-            (Some(&b), &s3, true),
-            (None, &s4, false),
+            (Some(&a), Ok(&s1), true),
+            (Some(&a), Ok(&s2), false),
+            (Some(&b), Ok(&s3), true),
+            (None, Ok(&s4), false),
         ];
         let table = ReferenceTables::new(&samples);
 
@@ -256,6 +331,79 @@ mod tests {
         assert_eq!((table.incorrect.samples, table.incorrect.compared), (2, 1));
         assert_eq!(table.incorrect.rows[5].below, Some(100.0));
         assert_eq!(table.incorrect.rows[5].avg_abs_difference, Some(1.0));
+    }
+
+    /// Issue 20 item 9: the samples left out of the comparison are counted, by reason.
+    #[test]
+    fn samples_not_analysed_are_counted_by_reason() {
+        let (reference, generated) = (metrics(10, 3), metrics(12, 3));
+        let samples = [
+            (Some(&reference), Ok(&generated), true),
+            (Some(&reference), Err(NotAnalysed::SyntaxErrors), false),
+            (Some(&reference), Err(NotAnalysed::SyntaxErrors), false),
+            (None, Err(NotAnalysed::NotRead), false),
+            (None, Ok(&generated), false),
+        ];
+        let table = ReferenceTables::of(&samples).unwrap();
+        assert_eq!((table.all.samples, table.all.compared), (5, 1));
+        assert_eq!(
+            table.all.not_analysed,
+            BTreeMap::from([(NotAnalysed::SyntaxErrors, 2), (NotAnalysed::NotRead, 1)])
+        );
+        // The one analysed sample's numbers are unchanged by the others.
+        assert_eq!(table.all.rows[0].avg_generated, Some(12.0));
+        assert_eq!(
+            table.all.coverage(),
+            "1 of 5 samples paired with a reference; 3 not analysed: 2 with syntax errors, 1 not \
+             read (over --max-sample-bytes); 1 whose task has no analysed reference"
+        );
+        assert_eq!(
+            table.correct.coverage(),
+            "1 of 1 sample paired with a reference"
+        );
+        let json = serde_json::to_string(&table).unwrap();
+        assert!(
+            json.contains(r#""not_analysed":{"syntax_errors":2,"not_read":1}"#),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<ReferenceTables>(&json).unwrap(),
+            table
+        );
+        // Results that never recorded metrics nor why: nothing to show, as before.
+        assert_eq!(
+            ReferenceTables::of(&[(None, Err(NotAnalysed::Unknown), true)]),
+            None
+        );
+        assert!(ReferenceTables::of(&[(None, Err(NotAnalysed::Language), true)]).is_some());
+    }
+
+    #[test]
+    fn a_result_says_why_it_has_no_metrics_or_its_language_does() {
+        let task = Task::default();
+        let mut result = SampleResult::for_sample(&crate::Sample {
+            index: 0,
+            task_id: task.id.clone(),
+            model: None,
+            code: crate::SampleCode::Solution(String::new()),
+            info: Default::default(),
+        });
+        assert_eq!(generated_metrics(&task, &result), Err(NotAnalysed::Unknown));
+        let java = Task {
+            language: Language::Java,
+            ..Task::default()
+        };
+        assert_eq!(
+            generated_metrics(&java, &result),
+            Err(NotAnalysed::Language)
+        );
+        result.not_analysed = Some(NotAnalysed::SyntaxErrors);
+        assert_eq!(
+            generated_metrics(&task, &result),
+            Err(NotAnalysed::SyntaxErrors)
+        );
+        result.code_metrics = Some(metrics(1, 1));
+        assert_eq!(generated_metrics(&task, &result), Ok(&metrics(1, 1)));
     }
 
     #[test]

@@ -209,6 +209,9 @@ pub struct SampleResult {
     /// Static metrics of the sample's code, when its language has an analyser.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code_metrics: Option<crate::code_metrics::CodeMetrics>,
+    /// Why `code_metrics` is absent (absent in results written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_analysed: Option<crate::code_metrics::NotAnalysed>,
     /// The program as evaluated (the prompt followed by the completion, or the solution), so that
     /// a results bundle can show it; absent in results written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,6 +248,7 @@ impl SampleResult {
             cases: Vec::new(),
             alternative: None,
             code_metrics: None,
+            not_analysed: None,
             code: None,
             code_sha256: None,
             fuel: 0,

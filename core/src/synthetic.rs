@@ -137,6 +137,7 @@ fn result(
         message: None,
         alternative: None,
         code_metrics: None,
+        not_analysed: None,
         code: None,
         code_sha256: None,
         stdout: String::new(),

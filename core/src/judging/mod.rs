@@ -40,7 +40,10 @@ pub fn unread_sample(
              may have (--max-sample-bytes)"
         ),
     ));
-    log.finish(SampleResult::for_sample(sample))
+    SampleResult {
+        not_analysed: Some(crate::code_metrics::NotAnalysed::NotRead),
+        ..log.finish(SampleResult::for_sample(sample))
+    }
 }
 
 /// Output excerpts kept in results, per stream, in bytes.

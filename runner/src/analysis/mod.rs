@@ -102,7 +102,7 @@ mod rust;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use tree_sitter::{Node, Parser, Tree};
-use wasmeval_core::code_metrics::{CodeMetrics, FunctionMetrics};
+use wasmeval_core::code_metrics::{CodeMetrics, FunctionMetrics, NotAnalysed};
 use wasmeval_core::Language;
 
 /// The largest source analysed: parsing and walking grow with the source (a 6 MB program took
@@ -111,10 +111,15 @@ pub const MAX_ANALYSED_BYTES: usize = 256 << 10;
 
 /// The metrics of `source` written in `language`; `None` for Java (no grammar), a source over
 /// [`MAX_ANALYSED_BYTES`], or when the source is mostly unparseable (see the module
-/// documentation).
+/// documentation). [`analyze_or_why`] says which.
 pub fn analyze(language: Language, source: &str) -> Option<CodeMetrics> {
+    analyze_or_why(language, source).ok()
+}
+
+/// The metrics of `source` written in `language`, or why there are none.
+pub fn analyze_or_why(language: Language, source: &str) -> Result<CodeMetrics, NotAnalysed> {
     if source.len() > MAX_ANALYSED_BYTES {
-        return None;
+        return Err(NotAnalysed::TooLong);
     }
     let grammar: &dyn Grammar = match language {
         Language::Python => &python::Python,
@@ -122,19 +127,19 @@ pub fn analyze(language: Language, source: &str) -> Option<CodeMetrics> {
         Language::C => &c::C,
         Language::Cpp => &c::CPP,
         Language::Javascript => &javascript::JavaScript,
-        Language::Java => return None,
+        Language::Java => return Err(NotAnalysed::Language),
     };
-    let tree = parse(language, grammar, source)?;
+    let tree = parse(language, grammar, source).ok_or(NotAnalysed::SyntaxErrors)?;
     let root = tree.root_node();
     // The walks below recurse once per syntax level; a hostile sample nested deeper than any real
     // program (`((((...))))` a million deep) must not overflow the host's stack.
     if syntax_depth(&tree) > MAX_SYNTAX_DEPTH {
-        return None;
+        return Err(NotAnalysed::TooDeep);
     }
     if root.has_error() && error_bytes(root) * 2 > source.len() {
-        return None;
+        return Err(NotAnalysed::SyntaxErrors);
     }
-    Some(Analyzer::new(grammar, source).run(root))
+    Ok(Analyzer::new(grammar, source).run(root))
 }
 
 thread_local! {
@@ -722,6 +727,20 @@ mod tests {
     fn java_and_garbage_are_not_analysed() {
         assert_eq!(analyze(Language::Java, "class A {}"), None);
         assert_eq!(analyze(Language::C, "@@@@ #### $$$$ @@@@ ))))"), None);
+        // And say why (issue 20 item 9: reports count the samples left out, by reason).
+        assert_eq!(
+            analyze_or_why(Language::Java, "class A {}"),
+            Err(NotAnalysed::Language)
+        );
+        assert_eq!(
+            analyze_or_why(Language::C, "@@@@ #### $$$$ @@@@ ))))"),
+            Err(NotAnalysed::SyntaxErrors)
+        );
+        let long = "x = 1\n".repeat(MAX_ANALYSED_BYTES / 6 + 1);
+        assert_eq!(
+            analyze_or_why(Language::Python, &long),
+            Err(NotAnalysed::TooLong)
+        );
         // Errors in a small part still give metrics.
         let metrics = analyze(Language::Python, "def f(x):\n    return x +\n").unwrap();
         assert_eq!(metrics.functions.len(), 1);

@@ -4,7 +4,7 @@
 //! verdicts are read), and the time taken on stderr. Doubles as the metrics' benchmark
 //! (`bench/analysis.sh`).
 
-use crate::analysis::analyze;
+use crate::analysis::{analyze, analyze_or_why};
 use crate::input::{read_samples, read_tasks};
 use crate::worker_pool::run_pool;
 use clap::Args;
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
-use wasmeval_core::code_metrics::CodeMetrics;
+use wasmeval_core::code_metrics::{CodeMetrics, NotAnalysed};
 use wasmeval_core::reference_tables::Split;
 use wasmeval_core::{Sample, Task, TaskId};
 
@@ -59,14 +59,15 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let mut metrics: Vec<Option<CodeMetrics>> = vec![None; samples.len()];
+    // Per sample: its metrics or why there are none; `None` for a sample of an unknown task.
+    let mut metrics: Vec<Option<Result<CodeMetrics, NotAnalysed>>> = vec![None; samples.len()];
     run_pool(
         samples.iter().enumerate(),
         jobs,
         |(i, sample)| {
             let measured = by_id
                 .get(&sample.task_id)
-                .and_then(|task| analyze(task.language, &sample.program(task)));
+                .map(|task| analyze_or_why(task.language, &sample.program(task)));
             Ok((i, measured))
         },
         |(i, measured)| {
@@ -83,21 +84,22 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
             let line = serde_json::json!({
                 "index": sample.index,
                 "task_id": sample.task_id,
-                "metrics": metrics,
+                "metrics": metrics.as_ref().and_then(|m| m.as_ref().ok()),
             });
             writeln!(out, "{line}")?;
         }
     } else {
         let pairs = samples.iter().zip(&metrics).filter_map(|(sample, m)| {
             let reference = references.get(&sample.task_id)?.as_ref();
-            m.as_ref().map(|m| (reference, m))
+            Some((reference, m.as_ref()?.as_ref().map_err(|why| *why)))
         });
         let split = Split::new(pairs);
+        writeln!(out, "generated vs reference code: {}", split.coverage())?;
         write!(out, "{}", split.table("all").to_text())?;
     }
     out.flush()?;
 
-    let failed = metrics.iter().filter(|m| m.is_none()).count();
+    let failed = metrics.iter().filter(|m| !matches!(m, Some(Ok(_)))).count();
     let seconds = analysed.as_secs_f64();
     eprintln!(
         "analysed {} samples and {} references in {:.3} s ({:.0} samples/s, {} jobs; {} not analysable); loading took {:.3} s, total {:.3} s",

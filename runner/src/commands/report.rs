@@ -488,8 +488,8 @@ fn table_text(report: &Report) -> String {
     text.push('\n');
     if let Some(comparison) = &report.comparison {
         text.push_str(&format!(
-            "\ngenerated vs reference code ({} of {} samples paired with a reference):\n",
-            comparison.all.compared, comparison.all.samples
+            "\ngenerated vs reference code: {}\n",
+            comparison.all.coverage()
         ));
         text.push_str(&comparison.table().to_text());
     }

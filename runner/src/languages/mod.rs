@@ -105,9 +105,11 @@ pub fn evaluate(
         task_id: task.id.clone(),
         ..SampleResult::for_sample(sample)
     };
+    let metrics = analysis::analyze_or_why(task.language, &sample.program(task));
     let mut result = SampleResult {
         alternative,
-        code_metrics: analysis::analyze(task.language, &sample.program(task)),
+        not_analysed: metrics.as_ref().err().copied(),
+        code_metrics: metrics.ok(),
         ..log.finish(base)
     };
     // Whether each verdict could have been forged by the candidate: results say so.

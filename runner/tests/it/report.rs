@@ -467,3 +467,31 @@ fn failures_are_counted_by_cause_per_model() {
     let text = fixture_report(&["--by", "failure"]);
     assert!(String::from_utf8_lossy(&text.stdout).starts_with("failure "));
 }
+
+/// Issue 20 item 9: the generated-versus-reference table says how many samples it could not
+/// compare, and why: code that does not parse, a record too long to read, a task with no
+/// reference.
+#[test]
+fn the_reference_comparison_counts_the_samples_left_out_by_reason() {
+    let (tasks, samples) = crate::support::fixture("not-analysed");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    crate::support::run(&tasks, &samples, &out, &["--max-sample-bytes", "400"]);
+    let text = wasmeval_report(&out, &[]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(
+            "\ngenerated vs reference code: 1 of 4 samples paired with a reference; 2 not \
+             analysed: 1 with syntax errors, 1 not read (over --max-sample-bytes); 1 whose task \
+             has no analysed reference\n"
+        ),
+        "{text}"
+    );
+    let report = json(&wasmeval_report(&out, &["--format", "json"]));
+    assert_eq!(
+        report["comparison"]["all"]["not_analysed"],
+        serde_json::json!({"syntax_errors": 1, "not_read": 1})
+    );
+    assert_eq!(report["comparison"]["all"]["samples"], 4);
+}
