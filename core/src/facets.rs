@@ -124,12 +124,14 @@ pub enum Facet {
 
 impl Facet {
     /// Every facet a report can group by, with its name.
-    pub const ALL: [Facet; 9] = [
+    pub const ALL: [Facet; 11] = [
         Facet::Topic,
         Facet::Source,
         Facet::SourceKind,
         Facet::Year,
         Facet::Complexity(ComplexityMetric::Cyclomatic),
+        Facet::Complexity(ComplexityMetric::Cognitive),
+        Facet::Complexity(ComplexityMetric::Loc),
         Facet::Language,
         Facet::Difficulty,
         Facet::Model,
@@ -376,6 +378,14 @@ mod tests {
     fn facet_names_round_trip() {
         for facet in Facet::ALL {
             assert_eq!(facet.to_string().parse::<Facet>(), Ok(facet));
+        }
+        // Every facet the command line groups by is offered (the site's menu lists ALL).
+        let names: Vec<String> = Facet::ALL.iter().map(ToString::to_string).collect();
+        for name in ["cognitive", "loc", "complexity", "task", "source_kind"] {
+            assert!(
+                names.iter().any(|n| n == name),
+                "{name} missing from {names:?}"
+            );
         }
         assert!("colour"
             .parse::<Facet>()

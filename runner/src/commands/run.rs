@@ -378,8 +378,17 @@ fn execute(
         }))
     });
     let progress = ProgressBar::new(to_run).with_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} samples, {per_sec}, eta {eta} {msg}")
-            .expect("valid template"),
+        // {wide_bar} takes what the line leaves of the terminal's width; the rate has one decimal.
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} samples, {rate}/s, eta {eta} {msg}",
+        )
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = std::fmt::Write::write_fmt(w, format_args!("{:.1}", state.per_sec()));
+            },
+        ),
     );
     let mut passed = 0u64;
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
