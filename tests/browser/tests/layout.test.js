@@ -105,6 +105,15 @@ test('95% intervals are the command line\'s --ci numbers, and live in the URL', 
   assert.match(page.url(), /[?&]ci=1/);
   assert.match(await page.innerText('[data-testid=command]'), / --ci$/);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-intervals-1366.png'), fullPage: true });
+  // A query that does not parse leaves the numbers of the last one that did, and says so.
+  await page.fill('[data-testid=query]', 'model=hare-1b');
+  await page.press('[data-testid=query]', 'Enter');
+  await page.fill('[data-testid=query]', 'model==hare-1b');
+  await page.press('[data-testid=query]', 'Enter');
+  await waitFor(page, '[data-testid=query-error]');
+  assert.match(await page.innerText('[data-testid=query-error]'), /still those of the last valid selection, `model=hare-1b`/);
+  await waitForOverview(page, expectedOverview(bundle, { by: ['model'], where: ['model=hare-1b'], ci: true }), 'after a bad query');
+  assert.match(await page.innerText('[data-testid=command]'), /--where 'model=hare-1b'/);
   assertNoUncaught(page);
   await page.close();
 });
