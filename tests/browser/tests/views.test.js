@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, waitForOverview, assertNoUncaught, TIMEOUT } from '../lib/page.js';
@@ -67,6 +68,14 @@ test('without a bundle beside it the landing page opens the demo, dropped and pi
   const picked = await open('landing/');
   await picked.locator('[data-testid=file-input]').setInputFiles(bundle);
   await waitForOverview(picked, expectedOverview(bundle, { by: ['model'] }), 'a picked file');
+  // A gzipped bundle, picked as it is (the browser inflates it).
+  const gzipped = path.join(landingOnly, 'picked.json.gz');
+  await writeFile(gzipped, gzipSync(await readFile(bundle)));
+  const pickedGz = await open('landing/');
+  await pickedGz.locator('[data-testid=file-input]').setInputFiles(gzipped);
+  await waitForOverview(pickedGz, expectedOverview(bundle, { by: ['model'] }), 'a picked .json.gz');
+  assertNoUncaught(pickedGz);
+  await pickedGz.close();
   assertNoUncaught(page);
   assertNoUncaught(picked);
   await page.close();

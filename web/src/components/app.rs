@@ -44,8 +44,8 @@ pub fn load_url(store: &Store, url: String) {
 
 /// Reads picked or dropped files and hands their texts to the store once all are read: one
 /// bundle opens as it is, several combine into one (see `Action::LoadedRuns`). The readers live
-/// in `holder` until they finish (dropping one would cancel its read).
-pub fn load_files(store: &Store, files: Vec<web_sys::File>, holder: &super::landing::ReaderHolder) {
+/// in [`READERS`] until the next load (dropping one would cancel its read).
+pub fn load_files(store: &Store, files: Vec<web_sys::File>) {
     if files.is_empty() {
         return;
     }
@@ -88,7 +88,13 @@ pub fn load_files(store: &Store, files: Vec<web_sys::File>, holder: &super::land
             });
         readers.push(reader);
     }
-    *holder.borrow_mut() = readers;
+    READERS.with(|held| *held.borrow_mut() = readers);
+}
+
+thread_local! {
+    /// The file readers of the last load. Not the landing page's: it unmounts while the files
+    /// load, and its readers would be dropped, cancelling the reads.
+    static READERS: RefCell<Vec<gloo::file::callbacks::FileReader>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The root component.

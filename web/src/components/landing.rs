@@ -4,8 +4,6 @@
 use super::app::{load_files, load_url, DEMO_BUNDLE};
 use super::use_store;
 use crate::state::Load;
-use std::cell::RefCell;
-use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -13,7 +11,6 @@ use yew::prelude::*;
 #[function_component(Landing)]
 pub fn landing() -> Html {
     let store = use_store();
-    let reader = use_mut_ref(Vec::new);
     let dragging = use_state(|| false);
     let url = use_state(String::new);
     // A researcher's site (`report --site`) ships no demo: offer it only where it is.
@@ -28,19 +25,19 @@ pub fn landing() -> Html {
     }
 
     let on_pick = {
-        let (store, reader) = (store.clone(), reader.clone());
+        let store = store.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            load_files(&store, files_of(input.files()), &reader);
+            load_files(&store, files_of(input.files()));
         })
     };
     let on_drop = {
-        let (store, reader, dragging) = (store.clone(), reader.clone(), dragging.clone());
+        let (store, dragging) = (store.clone(), dragging.clone());
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             dragging.set(false);
             let files = files_of(e.data_transfer().and_then(|t| t.files()));
-            load_files(&store, files, &reader);
+            load_files(&store, files);
         })
     };
     let on_drag_over = {
@@ -115,9 +112,6 @@ pub fn landing() -> Html {
         </section>
     }
 }
-
-/// Keeps the type of the reader holder in one place.
-pub type ReaderHolder = Rc<RefCell<Vec<gloo::file::callbacks::FileReader>>>;
 
 /// The files of a picker or a drop, in order.
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
