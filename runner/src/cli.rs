@@ -278,22 +278,60 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// Runs the command line; the process's exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let outcome = match cli.command {
+    if let Command::ConfinedExec(args) = cli.command {
+        // Returns its own exit codes: on success the process has become the compiler.
+        return commands::confined_exec::run(args);
+    }
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("wasmeval: error: {error:#}");
+            ExitCode::from(crate::errors::exit_code(&error))
+        }
+    }
+}
+
+/// Runs `argv` (`["wasmeval", "run", ...]`) in this process and returns its outcome instead of
+/// exiting: how the Python package runs the command line's own code. A command line clap refuses
+/// is bad input with clap's message; `--help` and `--version` are returned as errors too (their
+/// text), since nothing is run.
+pub fn run_command<I, T>(argv: I) -> anyhow::Result<()>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(argv)
+        .map_err(|e| crate::errors::ExpectedError::BadInput(e.render().to_string()))?;
+    dispatch(cli.command)
+}
+
+/// `report`'s arguments parsed from `argv` (`["wasmeval", "report", ...]`), for embedders that
+/// want the report itself rather than its printout.
+pub fn report_args<I, T>(argv: I) -> anyhow::Result<commands::report::ReportArgs>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(argv)
+        .map_err(|e| crate::errors::ExpectedError::BadInput(e.render().to_string()))?;
+    match cli.command {
+        Command::Report(args) => Ok(args),
+        _ => Err(crate::errors::ExpectedError::BadInput("not a report command".into()).into()),
+    }
+}
+
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Run(args) => commands::run::run(args),
         Command::Report(args) => commands::report::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Merge(args) => commands::merge::run(args),
         Command::Help(args) => help(args),
-        // Returns its own exit codes: on success the process has become the compiler.
-        Command::ConfinedExec(args) => return commands::confined_exec::run(args),
-    };
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("wasmeval: error: {error:#}");
-            ExitCode::from(crate::errors::exit_code(&error))
-        }
+        Command::ConfinedExec(_) => Err(crate::errors::ExpectedError::BadInput(
+            "__confined-exec runs only as the wasmeval executable".into(),
+        )
+        .into()),
     }
 }
 

@@ -37,7 +37,82 @@ pub struct Evaluator<'a> {
     pub compile_limits: CompileLimits,
 }
 
-impl Evaluator<'_> {
+impl<'a> Evaluator<'a> {
+    /// An evaluator with every runtime this machine has (for a server or a library, which do not
+    /// know their samples' languages in advance): a missing one leaves its languages out, says
+    /// why on stderr, and the languages that can run are returned with it. `helper` is the
+    /// `wasmeval` executable that confines compilers (`__confined-exec`).
+    pub fn with_every_runtime(
+        sandbox: &'a Sandbox,
+        runtime: &crate::cli::RuntimeArgs,
+        limits: Limits,
+        allow_unconfined_compilation: bool,
+        helper: &std::path::Path,
+    ) -> (Evaluator<'a>, Vec<Language>) {
+        use crate::sandbox::cache;
+        let module_cache = runtime.module_cache_dir();
+        let mut languages = Vec::new();
+        // Found first, loaded after: what is not in the cache yet is announced in one line.
+        let python = PythonRuntime::find(sandbox, &runtime.runtime_dir(), &module_cache);
+        let javascript = JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &module_cache);
+        cache::announce(
+            &[
+                python.as_ref().ok().and_then(|p| p.to_compile()),
+                javascript.as_ref().ok().and_then(|js| js.to_compile()),
+            ],
+            &module_cache,
+        );
+        let python = match python.and_then(|p| p.load(sandbox, &module_cache)) {
+            Ok(python) => {
+                languages.push(Language::Python);
+                Some(python)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no Python: {error:#}");
+                None
+            }
+        };
+        let javascript = match javascript.and_then(|js| js.load(sandbox, &module_cache)) {
+            Ok(js) => {
+                languages.push(Language::Javascript);
+                Some(js)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no JavaScript: {error:#}");
+                None
+            }
+        };
+        let toolchains = match Toolchains::detect_with_helper(
+            &runtime.compiled_dir(),
+            allow_unconfined_compilation,
+            helper,
+        ) {
+            Ok(toolchains) => {
+                if toolchains.rust_version().is_ok() {
+                    languages.push(Language::Rust);
+                }
+                if toolchains.c_compiler_identity().is_some() {
+                    languages.extend([Language::C, Language::Cpp]);
+                }
+                Some(toolchains)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no compilers: {error:#}");
+                None
+            }
+        };
+        let evaluator = Evaluator {
+            sandbox,
+            python,
+            javascript,
+            toolchains,
+            module_cache,
+            limits,
+            compile_limits: CompileLimits::default(),
+        };
+        (evaluator, languages)
+    }
+
     /// Runs `sample` against every suite of `task`; `Err` only when the host fails.
     /// Static metrics of the sample's code come with it.
     pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {

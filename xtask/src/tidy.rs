@@ -7,7 +7,7 @@ mod tests {
 
     /// Folders whose files the code map must name, and the prefix a file's name in the map drops
     /// (a crate's files are named from its `src/`, the others from the repository's root).
-    const MAPPED: [(&str, &str); 12] = [
+    const MAPPED: [(&str, &str); 14] = [
         ("core/src", "core/src/"),
         ("core/examples", ""),
         ("runner/src", "runner/src/"),
@@ -20,6 +20,8 @@ mod tests {
         ("tests/browser/lib", ""),
         ("tests/browser/tests", ""),
         ("bench", ""),
+        ("python/src", "python/src/"),
+        ("python", ""),
     ];
 
     /// What counts as a source file: code in a language of the project, or an extensionless
@@ -47,6 +49,9 @@ mod tests {
                 "out",
                 "__pycache__",
                 "solutions",
+                // Copied into the Python package by scripts/build-python.
+                "_bin",
+                "_guests",
             ]
             .contains(&name.to_string_lossy().as_ref())
                 || (dir.ends_with("bench/native") && path.is_file());

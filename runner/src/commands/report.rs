@@ -111,8 +111,21 @@ fn parse_group(text: &str) -> Result<GroupBy, String> {
     }
 }
 
-/// Runs `wasmeval report`.
-pub fn run(args: ReportArgs) -> anyhow::Result<()> {
+/// What `report` computes before printing: the inputs read, the selection and the report
+/// (also the Python package's `wasmeval.report`).
+pub struct Computed {
+    /// The tasks read.
+    pub tasks: Vec<Task>,
+    /// The results read.
+    pub results: Vec<SampleResult>,
+    /// The selection in force.
+    pub query: Query,
+    /// The report of that selection.
+    pub report: Report,
+}
+
+/// Reads the inputs `args` name and scores them as `report` does (saving the query when asked).
+pub fn compute(args: &ReportArgs) -> anyhow::Result<Computed> {
     let (tasks, results) = load_all(&args.results, args.tasks.as_deref())?;
     let mut query = Query::default();
     for text in &args.queries {
@@ -142,6 +155,22 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         })
         .collect();
     let report = Report::with_options(&tasks, &results, &query, &facets, &options);
+    Ok(Computed {
+        tasks,
+        results,
+        query,
+        report,
+    })
+}
+
+/// Runs `wasmeval report`.
+pub fn run(args: ReportArgs) -> anyhow::Result<()> {
+    let Computed {
+        tasks,
+        results,
+        query,
+        report,
+    } = compute(&args)?;
     warn_about_ks(&args.ks, &results);
     if (report.tasks == 0 || report.overall.samples == 0) && query != Query::default() {
         let models: std::collections::BTreeSet<String> =

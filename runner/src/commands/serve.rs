@@ -4,11 +4,9 @@ use crate::cli::{parse_bytes, LimitArgs, RuntimeArgs};
 use crate::errors::ExpectedError::BadInput;
 use crate::evaluator::Evaluator;
 use crate::input;
-use crate::languages::javascript::JsRuntime;
-use crate::languages::python::PythonRuntime;
-use crate::sandbox::{cache, Sandbox};
+use crate::sandbox::Sandbox;
 use crate::server::{queue::WorkQueue, router, ServerState};
-use crate::toolchain::{CompileLimits, Toolchains};
+use anyhow::Context;
 use clap::Args;
 use std::collections::HashMap;
 use std::io::Write;
@@ -16,7 +14,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use wasmeval_core::report::Bundle;
-use wasmeval_core::Language;
 
 /// `wasmeval serve`'s flags.
 #[derive(Debug, Args)]
@@ -97,7 +94,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let capacity = args.queue.unwrap_or(4 * workers).max(1);
     // The sandbox and evaluator live as long as the process.
     let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(workers)?));
-    let (evaluator, languages) = evaluator(&args, sandbox)?;
+    let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
+    let (evaluator, languages) = Evaluator::with_every_runtime(
+        sandbox,
+        &args.runtime,
+        args.limits.limits(),
+        args.allow_unconfined_compilation,
+        &helper,
+    );
     let by_id: HashMap<_, _> = tasks
         .iter()
         .enumerate()
@@ -228,73 +232,4 @@ fn dataset_name(path: &std::path::Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     name.split('.').next().unwrap_or(&name).to_owned()
-}
-
-/// Every runtime this machine has: a missing one leaves its languages out (health says which).
-fn evaluator(
-    args: &ServeArgs,
-    sandbox: &'static Sandbox,
-) -> anyhow::Result<(Evaluator<'static>, Vec<Language>)> {
-    let module_cache = args.runtime.module_cache_dir();
-    let mut languages = Vec::new();
-    // Found first, loaded after: what is not in the cache yet is announced in one line.
-    let python = PythonRuntime::find(sandbox, &args.runtime.runtime_dir(), &module_cache);
-    let javascript = JsRuntime::find(sandbox, &args.runtime.js_runtime_dir(), &module_cache);
-    cache::announce(
-        &[
-            python.as_ref().ok().and_then(|p| p.to_compile()),
-            javascript.as_ref().ok().and_then(|js| js.to_compile()),
-        ],
-        &module_cache,
-    );
-    let python = match python.and_then(|p| p.load(sandbox, &module_cache)) {
-        Ok(python) => {
-            languages.push(Language::Python);
-            Some(python)
-        }
-        Err(error) => {
-            eprintln!("wasmeval: no Python: {error:#}");
-            None
-        }
-    };
-    let javascript = match javascript.and_then(|js| js.load(sandbox, &module_cache)) {
-        Ok(js) => {
-            languages.push(Language::Javascript);
-            Some(js)
-        }
-        Err(error) => {
-            eprintln!("wasmeval: no JavaScript: {error:#}");
-            None
-        }
-    };
-    let toolchains = match Toolchains::detect(
-        &args.runtime.compiled_dir(),
-        args.allow_unconfined_compilation,
-    ) {
-        Ok(toolchains) => {
-            if toolchains.rust_version().is_ok() {
-                languages.push(Language::Rust);
-            }
-            if toolchains.c_compiler_identity().is_some() {
-                languages.extend([Language::C, Language::Cpp]);
-            }
-            Some(toolchains)
-        }
-        Err(error) => {
-            eprintln!("wasmeval: no compilers: {error:#}");
-            None
-        }
-    };
-    Ok((
-        Evaluator {
-            sandbox,
-            python,
-            javascript,
-            toolchains,
-            module_cache,
-            limits: args.limits.limits(),
-            compile_limits: CompileLimits::default(),
-        },
-        languages,
-    ))
 }

@@ -252,17 +252,6 @@ mod tests {
     }
 
     #[test]
-    fn code_is_taken_from_the_first_fenced_block() {
-        assert_eq!(
-            extract_code("Here:\n```python\ndef f():\n    return 1\n```\nDone."),
-            ("def f():\n    return 1\n".to_owned(), "fenced")
-        );
-        assert_eq!(extract_code("```py\nx = 1\n").1, "incomplete_fenced");
-        assert_eq!(extract_code("    return 1\n").1, "heuristic");
-        assert_eq!(extract_code("  ").1, "empty");
-    }
-
-    #[test]
     fn language_names_are_sandbox_fusions() {
         assert_eq!(language("nodejs"), Some(Language::Javascript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
@@ -367,24 +356,6 @@ pub(super) async fn get_prompt_by_id(
     }
 }
 
-/// The code of a model's answer: its first fenced block (```` ```lang ... ``` ````), else the
-/// whole answer; with SandboxFusion's name for how it was found.
-fn extract_code(completion: &str) -> (String, &'static str) {
-    if let Some(start) = completion.find("```") {
-        let after = &completion[start + 3..];
-        let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
-        let body = &after[body_start..];
-        return match body.find("```") {
-            Some(end) => (body[..end].to_owned(), "fenced"),
-            None => (body.to_owned(), "incomplete_fenced"),
-        };
-    }
-    if completion.trim().is_empty() {
-        return (String::new(), "empty");
-    }
-    (completion.to_owned(), "heuristic")
-}
-
 /// Evaluates `completion` for task `id` of `dataset` as SandboxFusion's `/submit` does: the code
 /// extracted from the answer is a whole solution when it defines the task's entry point, else a
 /// completion of the prompt; the answer is an `EvalResult` with a test per case.
@@ -407,24 +378,13 @@ pub(super) async fn submit(
             format!("this server cannot run {} samples", task.language),
         ));
     }
-    let (code, extracted_type) = extract_code(&request.completion);
-    let defines_entry = task.entry_point.as_deref().is_some_and(|entry| {
-        code.contains(&format!("def {entry}("))
-            || code.contains(&format!("function {entry}("))
-            || code.contains(&format!("fn {entry}("))
-            || code.contains(&format!(" {entry}("))
-    });
-    let sample_code = if defines_entry {
-        wasmeval_core::SampleCode::Solution(code.clone())
-    } else {
-        wasmeval_core::SampleCode::Completion(code.clone())
-    };
-    let sample = wasmeval_core::Sample {
-        index: 0,
-        task_id: task.id.clone(),
-        model: None,
-        code: sample_code,
-        info: Default::default(),
+    let (sample, extraction) =
+        wasmeval_core::formats::answers::sample_from_answer(&task, &request.completion, 0);
+    let extracted_type = extraction.as_str();
+    let code = match &sample.code {
+        wasmeval_core::SampleCode::Completion(code) | wasmeval_core::SampleCode::Solution(code) => {
+            code.clone()
+        }
     };
     let evaluator = state.evaluator.clone();
     let receiver = state

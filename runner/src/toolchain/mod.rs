@@ -198,6 +198,17 @@ impl Compiler for Clang {
     }
 }
 
+/// The `wasmeval` executable that confines compilers in a process that is not one (see
+/// [`use_helper`]).
+static HELPER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Names the `wasmeval` executable that runs `__confined-exec` for this process's compilers,
+/// once: for embedders whose own executable is not wasmeval (the Python package). Later calls
+/// are ignored.
+pub fn use_helper(helper: PathBuf) {
+    let _ = HELPER.set(helper);
+}
+
 /// The compilers found on this machine, and the module cache.
 #[derive(Debug)]
 pub struct Toolchains {
@@ -223,10 +234,14 @@ impl Toolchains {
     /// (compiling its support objects once). Running a compiler confined first means a machine
     /// where the confinement cannot be applied fails here, before any untrusted source.
     ///
-    /// The helper is this process's own executable: call from the `wasmeval` binary (tests and
-    /// other embedders use [`Toolchains::detect_with_helper`]).
+    /// The helper is this process's own executable, unless an embedder named another with
+    /// [`use_helper`] (the Python package, whose process is python's); tests use
+    /// [`Toolchains::detect_with_helper`].
     pub fn detect(cache_dir: &Path, allow_unconfined: bool) -> Result<Self> {
-        let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
+        let helper = match HELPER.get() {
+            Some(helper) => helper.clone(),
+            None => std::env::current_exe().context("cannot locate the wasmeval executable")?,
+        };
         Self::detect_with_helper(cache_dir, allow_unconfined, &helper)
     }
 

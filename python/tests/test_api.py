@@ -1,0 +1,74 @@
+"""The Python API against the command line on the demo, and its errors."""
+
+import json
+
+import pytest
+
+import wasmeval
+from conftest import FIXTURES, REPO, run_cli
+
+DEMO_TASKS = REPO / "demo/tasks.jsonl"
+DEMO_SAMPLES = REPO / "demo/samples.jsonl"
+
+
+def _verdicts(results):
+    return [(r["index"], r["task_id"], r["verdict"], [c["verdict"] for c in r["cases"]]) for r in results]
+
+
+def test_evaluate_gives_the_command_lines_verdicts(demo_run):
+    results = wasmeval.evaluate(DEMO_TASKS, DEMO_SAMPLES, jobs=2)
+    with open(demo_run / "results.jsonl") as lines:
+        expected = sorted((json.loads(line) for line in lines), key=lambda r: r["index"])
+    assert len(results) == 196
+    assert _verdicts(results) == _verdicts(expected)
+    assert [r["fuel"] for r in results] == [r["fuel"] for r in expected]
+
+
+def test_evaluate_takes_dicts():
+    task = json.loads((FIXTURES / "add.json").read_text())
+    samples = [
+        {"task_id": "py/add", "completion": "    return a + b\n"},
+        {"task_id": "py/add", "completion": "    return a - b\n"},
+    ]
+    results = wasmeval.evaluate([task], samples, fuel=2_000_000_000, timeout=20)
+    assert [r["verdict"] for r in results] == ["passed", "wrong_answer"]
+
+
+def test_report_is_the_command_lines(cli, demo_run):
+    expected = json.loads(run_cli(cli, "report", str(demo_run), "--by", "model", "--format", "json", "--ci"))
+    assert wasmeval.report(demo_run, by=["model"], ci=True) == expected
+    # From result dicts and their tasks, as evaluate returns them.
+    with open(demo_run / "results.jsonl") as lines:
+        results = [json.loads(line) for line in lines]
+    from_dicts = wasmeval.report(results, DEMO_TASKS, by=["model"], where="topic=strings")
+    filtered = json.loads(run_cli(cli, "report", str(demo_run), "--by", "model", "--where", "topic=strings", "--format", "json"))
+    assert from_dicts["groups"] == filtered["groups"]
+    assert from_dicts["overall"] == filtered["overall"]
+
+
+def test_run_code_runs_programs_within_limits():
+    sandbox = wasmeval.Evaluator(fuel=500_000_000, timeout=20)
+    assert {"python", "javascript"} <= set(sandbox.languages)
+    python = sandbox.run_code("print(input()[::-1])", "python", "stressed\n")
+    assert (python["status"], python["exit_code"], python["stdout"]) == ("finished", 0, "desserts\n")
+    js = sandbox.run_code("console.log(6 * 7)", "javascript")
+    assert js["stdout"] == "42\n"
+    endless = sandbox.run_code("while True:\n    pass\n", "python")
+    assert endless["status"] == "timeout"
+    assert wasmeval.run_code("import sys; sys.exit(3)")["exit_code"] == 3
+
+
+def test_bad_input_is_bad_input_naming_file_and_line():
+    with pytest.raises(wasmeval.BadInput) as error:
+        wasmeval.evaluate(DEMO_TASKS, FIXTURES / "bad-samples.jsonl")
+    assert "bad-samples.jsonl:2" in str(error.value)
+    with pytest.raises(wasmeval.BadInput, match="no such"):
+        wasmeval.report(REPO / "no-such-run")
+    with pytest.raises(wasmeval.BadInput, match="language"):
+        wasmeval.run_code("x", "cobol")
+    with pytest.raises(wasmeval.BadInput, match="task_id"):
+        wasmeval.Evaluator().evaluate(json.loads((FIXTURES / "add.json").read_text()), {"task_id": "other", "completion": ""})
+
+
+def test_the_package_installs_the_command_line(cli):
+    assert run_cli(cli, "--version").startswith("wasmeval ")
