@@ -4,6 +4,7 @@
 //! and for `wasm32-unknown-unknown`, so the command line and the browser compute every number a user
 //! sees with the same code.
 
+pub mod agreement;
 pub mod code_metrics;
 pub mod compare;
 pub mod facets;
@@ -14,6 +15,7 @@ pub mod query;
 pub mod reference_tables;
 pub mod report;
 pub mod results;
+pub mod review;
 pub mod sample;
 mod source_scan;
 pub mod synthetic;
