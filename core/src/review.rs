@@ -457,3 +457,453 @@ mod tests {
             .starts_with("kind"));
     }
 }
+
+/// Reviewers' files as one set of scores: one file per reviewer, one rubric. A file repeated
+/// (the same reviewer, the same scores) counts once and is reported; the same reviewer with
+/// other scores, or another rubric, is refused: nothing is counted twice or mixed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reviews {
+    /// The rubric of every file.
+    pub rubric: Rubric,
+    /// One file per reviewer, by reviewer name.
+    pub files: Vec<ReviewFile>,
+    /// What merging noticed (a repeated file), for the user.
+    pub notes: Vec<String>,
+}
+
+impl Reviews {
+    /// Merges `files` (name, parsed file); an error names the file at fault.
+    pub fn merge(files: Vec<(String, ReviewFile)>) -> Result<Reviews, String> {
+        let mut merged: Vec<(String, ReviewFile)> = Vec::new();
+        let mut notes = Vec::new();
+        for (name, file) in files {
+            if let Some((first, _)) = merged.first() {
+                let rubric = &merged[0].1.rubric;
+                if file.rubric != *rubric {
+                    return Err(format!(
+                        "{name}: rubric `{}` is not `{}` of {first}; review files merge only over one rubric",
+                        file.rubric.id, rubric.id
+                    ));
+                }
+            }
+            match merged.iter().find(|(_, f)| f.reviewer == file.reviewer) {
+                Some((other, f)) if f.items == file.items => {
+                    notes.push(format!(
+                        "{name} repeats {other} (reviewer `{}`): counted once",
+                        file.reviewer
+                    ));
+                }
+                Some((other, _)) => {
+                    return Err(format!(
+                        "{name}: reviewer `{}` also wrote {other} with other scores; merge them into one file or rename a reviewer",
+                        file.reviewer
+                    ))
+                }
+                None => merged.push((name, file)),
+            }
+        }
+        let Some((_, first)) = merged.first() else {
+            return Err("no review files".into());
+        };
+        Ok(Reviews {
+            rubric: first.rubric.clone(),
+            files: merged.into_iter().map(|(_, f)| f).collect(),
+            notes,
+        })
+    }
+}
+
+/// One row of the scores table: a model's scores of one property in one group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreRow {
+    /// The group's keys (the facets' values, then `passed`/`failed` when split), empty for all.
+    pub keys: Vec<String>,
+    /// The model.
+    pub model: String,
+    /// The property.
+    pub property: String,
+    /// Tasks with at least one score.
+    pub tasks: u64,
+    /// Scores given.
+    pub scores: u64,
+    /// The sum of every score.
+    pub sum: f64,
+    /// The mean over tasks of each task's summed score (the seed paper's layout).
+    pub mean_per_task: f64,
+    /// Their standard deviation (sample, n - 1; 0 for one task).
+    pub sd_per_task: f64,
+}
+
+/// How reviewers agreed on one property.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyAgreement {
+    /// The property.
+    pub property: String,
+    /// Cohen's kappa, quadratic weights, when exactly two reviewers scored.
+    pub kappa: Option<f64>,
+    /// Scored samples both reviewers scored (what kappa rests on).
+    pub kappa_items: u64,
+    /// Krippendorff's alpha, ordinal.
+    pub alpha: Option<f64>,
+    /// Scored samples at least two reviewers scored (what alpha rests on).
+    pub alpha_items: u64,
+}
+
+/// Everything the reviews say: scores per model and property (per group), how often each model
+/// was judged better, and the reviewers' agreement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReviewReport {
+    /// The rubric's id.
+    pub rubric: String,
+    /// The reviewers.
+    pub reviewers: Vec<String>,
+    /// Scores per group, model and property.
+    pub rows: Vec<ScoreRow>,
+    /// Per model: (comparisons it was in, times judged better).
+    pub better: BTreeMap<String, (u64, u64)>,
+    /// Per property.
+    pub agreement: Vec<PropertyAgreement>,
+}
+
+impl ReviewReport {
+    /// Aggregates `reviews` of `results` (for each sample's model and verdict) over `tasks`,
+    /// grouped by `facets` and, with `split_by_result`, by whether the sample passed.
+    pub fn new(
+        reviews: &Reviews,
+        tasks: &[crate::task::Task],
+        results: &[crate::results::SampleResult],
+        facets: &[crate::facets::Facet],
+        split_by_result: bool,
+    ) -> ReviewReport {
+        use crate::results::Verdict;
+        let by_sample: BTreeMap<(&TaskId, u64), &crate::results::SampleResult> =
+            results.iter().map(|r| ((&r.task_id, r.index), r)).collect();
+        let task_of: BTreeMap<&TaskId, &crate::task::Task> =
+            tasks.iter().map(|t| (&t.id, t)).collect();
+        // (keys, model, property) -> task -> summed score, and the count of scores.
+        type Cell = (BTreeMap<TaskId, f64>, u64);
+        let mut cells: BTreeMap<(Vec<String>, String, String), Cell> = BTreeMap::new();
+        let mut better: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        // (property, task, sample) -> reviewer -> score, for agreement.
+        let mut ratings: BTreeMap<(String, TaskId, u64), BTreeMap<String, i32>> = BTreeMap::new();
+        for file in &reviews.files {
+            for item in &file.items {
+                let sample = |i: usize| by_sample.get(&(&item.task_id, item.samples[i])).copied();
+                let model = |i: usize| {
+                    sample(i)
+                        .and_then(|r| r.model.clone())
+                        .unwrap_or_else(|| "(no model)".to_owned())
+                };
+                for (property, scores) in &item.scores {
+                    for (i, &score) in scores.iter().enumerate() {
+                        ratings
+                            .entry((property.clone(), item.task_id.clone(), item.samples[i]))
+                            .or_default()
+                            .insert(file.reviewer.clone(), score);
+                        let mut key_sets: Vec<Vec<String>> = vec![Vec::new()];
+                        if let Some(task) = task_of.get(&item.task_id) {
+                            for facet in facets {
+                                let values = facet.values(task, Some(&model(i)));
+                                key_sets = key_sets
+                                    .into_iter()
+                                    .flat_map(|keys| {
+                                        values.iter().map(move |v| {
+                                            let mut keys = keys.clone();
+                                            keys.push(v.label.clone());
+                                            keys
+                                        })
+                                    })
+                                    .collect();
+                            }
+                        }
+                        if split_by_result {
+                            let passed = sample(i).is_some_and(|r| r.verdict == Verdict::Passed);
+                            for keys in &mut key_sets {
+                                keys.push(if passed { "passed" } else { "failed" }.to_owned());
+                            }
+                        }
+                        for keys in key_sets {
+                            let cell = cells.entry((keys, model(i), property.clone())).or_default();
+                            *cell.0.entry(item.task_id.clone()).or_insert(0.0) += f64::from(score);
+                            cell.1 += 1;
+                        }
+                    }
+                }
+                if let Some(winner) = item.better {
+                    for i in 0..item.samples.len() {
+                        let entry = better.entry(model(i)).or_default();
+                        entry.0 += 1;
+                        entry.1 += u64::from(i == winner);
+                    }
+                }
+            }
+        }
+        let rows = cells
+            .into_iter()
+            .map(|((keys, model, property), (per_task, scores))| {
+                let sums: Vec<f64> = per_task.values().copied().collect();
+                let n = sums.len() as f64;
+                let mean = sums.iter().sum::<f64>() / n;
+                let sd = if sums.len() > 1 {
+                    (sums.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+                } else {
+                    0.0
+                };
+                ScoreRow {
+                    keys,
+                    model,
+                    property,
+                    tasks: sums.len() as u64,
+                    scores,
+                    sum: sums.iter().sum(),
+                    mean_per_task: mean,
+                    sd_per_task: sd,
+                }
+            })
+            .collect();
+        let reviewers: Vec<String> = reviews.files.iter().map(|f| f.reviewer.clone()).collect();
+        let agreement = reviews
+            .rubric
+            .properties
+            .iter()
+            .map(|property| {
+                let scored: Vec<&BTreeMap<String, i32>> = ratings
+                    .iter()
+                    .filter(|((p, _, _), _)| *p == property.name)
+                    .map(|(_, by_reviewer)| by_reviewer)
+                    .collect();
+                let units: Vec<Vec<i32>> = scored
+                    .iter()
+                    .filter(|r| r.len() >= 2)
+                    .map(|r| r.values().copied().collect())
+                    .collect();
+                let pairs: Vec<(i32, i32)> = match reviewers.as_slice() {
+                    [a, b] => scored
+                        .iter()
+                        .filter_map(|r| Some((*r.get(a)?, *r.get(b)?)))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                PropertyAgreement {
+                    property: property.name.clone(),
+                    kappa: crate::agreement::cohen_kappa(
+                        &pairs,
+                        &property.values(),
+                        crate::agreement::KappaWeights::Quadratic,
+                    ),
+                    kappa_items: pairs.len() as u64,
+                    alpha: crate::agreement::krippendorff_alpha(
+                        &units,
+                        crate::agreement::AlphaLevel::Ordinal,
+                    ),
+                    alpha_items: units.len() as u64,
+                }
+            })
+            .collect();
+        ReviewReport {
+            rubric: reviews.rubric.id.clone(),
+            reviewers,
+            rows,
+            better,
+            agreement,
+        }
+    }
+
+    /// The report as tables (scores, better, agreement), with the digits of every other report.
+    pub fn tables(&self, group_headers: &[String]) -> Vec<(String, crate::report::Table)> {
+        use crate::report::{number, Table};
+        let mut headers: Vec<String> = group_headers.to_vec();
+        headers.extend(
+            [
+                "model",
+                "property",
+                "tasks",
+                "scores",
+                "sum",
+                "mean_per_task",
+                "sd_per_task",
+            ]
+            .map(String::from),
+        );
+        let scores = Table {
+            headers,
+            rows: self
+                .rows
+                .iter()
+                .map(|row| {
+                    let mut cells = row.keys.clone();
+                    cells.extend([
+                        row.model.clone(),
+                        row.property.clone(),
+                        row.tasks.to_string(),
+                        row.scores.to_string(),
+                        row.sum.to_string(),
+                        number(Some(row.mean_per_task)),
+                        number(Some(row.sd_per_task)),
+                    ]);
+                    cells
+                })
+                .collect(),
+        };
+        let better = Table {
+            headers: ["model", "comparisons", "judged_better", "share"]
+                .map(String::from)
+                .to_vec(),
+            rows: self
+                .better
+                .iter()
+                .map(|(model, (n, wins))| {
+                    vec![
+                        model.clone(),
+                        n.to_string(),
+                        wins.to_string(),
+                        number((*n > 0).then(|| *wins as f64 / *n as f64)),
+                    ]
+                })
+                .collect(),
+        };
+        let agreement = Table {
+            headers: ["property", "kappa", "kappa_items", "alpha", "alpha_items"]
+                .map(String::from)
+                .to_vec(),
+            rows: self
+                .agreement
+                .iter()
+                .map(|a| {
+                    vec![
+                        a.property.clone(),
+                        number(a.kappa),
+                        a.kappa_items.to_string(),
+                        number(a.alpha),
+                        a.alpha_items.to_string(),
+                    ]
+                })
+                .collect(),
+        };
+        let mut tables = vec![("scores".to_owned(), scores)];
+        if !self.better.is_empty() {
+            tables.push(("judged better".to_owned(), better));
+        }
+        tables.push(("agreement".to_owned(), agreement));
+        tables
+    }
+}
+
+#[cfg(test)]
+mod aggregate_tests {
+    use super::*;
+    use crate::results::{SampleResult, Verdict};
+
+    fn result(task: &str, index: u64, model: &str, verdict: Verdict) -> SampleResult {
+        SampleResult {
+            verdict,
+            ..SampleResult::for_sample(&crate::Sample {
+                index,
+                task_id: TaskId(task.into()),
+                model: Some(model.into()),
+                code: crate::SampleCode::Solution(String::new()),
+                info: Default::default(),
+            })
+        }
+    }
+
+    fn reviewer(name: &str, scores: &[(&str, [u64; 2], [i32; 2], usize)]) -> ReviewFile {
+        ReviewFile {
+            kind: REVIEWS_KIND.into(),
+            format_version: 1,
+            reviewer: name.into(),
+            rubric: builtin_rubrics().remove(0),
+            seed: 1,
+            query: String::new(),
+            items: scores
+                .iter()
+                .map(|&(task, samples, usability, better)| ReviewItem {
+                    task_id: TaskId(task.into()),
+                    samples: samples.to_vec(),
+                    scores: [("usability".to_owned(), usability.to_vec())].into(),
+                    better: Some(better),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn scores_sum_per_task_then_mean_and_sd_over_tasks_and_reviewers_agree() {
+        // Samples: t1 has a (index 0, passed) and b (1, failed); t2 has a (2, passed), b (3).
+        let results = [
+            result("t1", 0, "a", Verdict::Passed),
+            result("t1", 1, "b", Verdict::WrongAnswer),
+            result("t2", 2, "a", Verdict::Passed),
+            result("t2", 3, "b", Verdict::WrongAnswer),
+        ];
+        // Ada puts b on the left for t2 (the seed's order): scores follow the samples shown.
+        let ada = reviewer(
+            "ada",
+            &[("t1", [0, 1], [2, -1], 0), ("t2", [3, 2], [-2, 1], 1)],
+        );
+        let bob = reviewer(
+            "bob",
+            &[("t1", [1, 0], [-1, 2], 1), ("t2", [2, 3], [2, -2], 0)],
+        );
+        let reviews = Reviews::merge(vec![
+            ("ada.json".into(), ada.clone()),
+            ("bob.json".into(), bob),
+        ])
+        .unwrap();
+        let report = ReviewReport::new(&reviews, &[], &results, &[], false);
+        let row = |model: &str| {
+            report
+                .rows
+                .iter()
+                .find(|r| r.model == model && r.property == "usability")
+                .unwrap()
+        };
+        // a: t1 2 + 2 = 4, t2 1 + 2 = 3 -> sum 7, mean 3.5, sd sqrt(0.5).
+        assert_eq!(
+            (row("a").sum, row("a").mean_per_task, row("a").tasks),
+            (7.0, 3.5, 2)
+        );
+        assert!((row("a").sd_per_task - 0.5f64.sqrt()).abs() < 1e-12);
+        // b: t1 -1 + -1 = -2, t2 -2 + -2 = -4 -> mean -3.
+        assert_eq!(row("b").mean_per_task, -3.0);
+        // a was judged better in all four comparisons.
+        assert_eq!(report.better["a"], (4, 4));
+        assert_eq!(report.better["b"], (4, 0));
+        // Usability: the two agree on three of four samples (a's t2: 1 against 2).
+        let usability = &report
+            .agreement
+            .iter()
+            .find(|a| a.property == "usability")
+            .unwrap();
+        assert_eq!((usability.kappa_items, usability.alpha_items), (4, 4));
+        assert!(usability.kappa.unwrap() > 0.8 && usability.kappa.unwrap() < 1.0);
+        // Split by functional result: a's samples all passed.
+        let split = ReviewReport::new(&reviews, &[], &results, &[], true);
+        assert!(split
+            .rows
+            .iter()
+            .filter(|r| r.model == "a")
+            .all(|r| r.keys == ["passed"]));
+        // A repeated file counts once, a conflicting one is refused.
+        let again = Reviews::merge(vec![
+            ("ada.json".into(), ada.clone()),
+            ("copy.json".into(), ada.clone()),
+        ])
+        .unwrap();
+        assert_eq!(again.files.len(), 1);
+        assert!(again.notes[0].contains("counted once"));
+        let mut changed = ada.clone();
+        changed.items[0]
+            .scores
+            .insert("usability".into(), vec![1, 1]);
+        let conflict = Reviews::merge(vec![
+            ("ada.json".into(), ada),
+            ("other.json".into(), changed),
+        ])
+        .unwrap_err();
+        assert!(
+            conflict.starts_with("other.json: reviewer `ada`"),
+            "{conflict}"
+        );
+    }
+}

@@ -69,6 +69,7 @@ Examples:
   wasmeval report out/demo --by model --by topic            # per model and topic
   wasmeval report out/demo --by model --ci                  # pass@k with 95% intervals
   wasmeval report run-a run-b --by model                    # two models' runs, side by side
+  wasmeval report out/demo --reviews ada.json bob.json      # reviewers' scores and agreement
   wasmeval report out/demo --by complexity --where 'source=textbook;year=2018..'
   wasmeval report out/demo --where 'topic=recursion|strings' --save-query q.json
   wasmeval report out/demo --where @q.json --by model --format csv > table.csv

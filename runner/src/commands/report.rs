@@ -61,6 +61,11 @@ pub struct ReportArgs {
     /// says it is synthetic).
     #[arg(long, value_name = "TEXT")]
     pub note: Option<String>,
+    /// Reviewers' score files (exported by the site's Review view): prints their scores per
+    /// model and property (grouped by --by facets, and split by passed/failed), how often each
+    /// model was judged better, and the reviewers' agreement (Cohen's kappa, Krippendorff's alpha).
+    #[arg(long = "reviews", value_name = "FILE", num_args = 1..)]
+    pub reviews: Vec<PathBuf>,
     /// Write the site's bundle gzipped, as bundle.json.gz (the site inflates it: a 20 MB bundle
     /// travels as about 1 MB from a static host that does not compress). `--bundle FILE.gz` is
     /// always gzipped.
@@ -187,6 +192,19 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         let prepared = report::Prepared::new(&tasks, &results);
         report::failures_by_cause(&prepared, &tasks, &results, &query, &models)
     });
+    if !args.reviews.is_empty() {
+        let facets: Vec<Facet> = args
+            .by
+            .iter()
+            .filter_map(|g| match g {
+                GroupBy::Facet(f) => Some(*f),
+                GroupBy::Failure => None,
+            })
+            .collect();
+        let text = reviews_text(&args, &tasks, &results, &facets)?;
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        return Ok(());
+    }
     let text = match (args.format, &failures) {
         (ReportFormat::Table, Some(table)) => table.to_text(),
         (ReportFormat::Csv, Some(table)) => table.to_csv(),
@@ -226,6 +244,64 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     // A closed pipe (`| head`) is not an error.
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     Ok(())
+}
+
+/// `report --reviews`: the reviewers' files read, checked against these results and merged,
+/// then their tables (or JSON: the report by facets and the rows split by result).
+fn reviews_text(
+    args: &ReportArgs,
+    tasks: &[Task],
+    results: &[SampleResult],
+    facets: &[Facet],
+) -> anyhow::Result<String> {
+    use wasmeval_core::review::{ReviewFile, ReviewReport, Reviews};
+    let known: std::collections::BTreeSet<(wasmeval_core::TaskId, u64)> = results
+        .iter()
+        .map(|r| (r.task_id.clone(), r.index))
+        .collect();
+    let mut files = Vec::new();
+    for path in &args.reviews {
+        let text = input::read_text(path)?;
+        let file = ReviewFile::parse(&text, Some(&known))
+            .map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
+        files.push((path.display().to_string(), file));
+    }
+    let reviews = Reviews::merge(files).map_err(BadInput)?;
+    for note in &reviews.notes {
+        eprintln!("wasmeval: {note}");
+    }
+    let by_facets = ReviewReport::new(&reviews, tasks, results, facets, false);
+    let by_result = ReviewReport::new(&reviews, tasks, results, facets, true);
+    let group_headers: Vec<String> = facets.iter().map(ToString::to_string).collect();
+    let mut split_headers = group_headers.clone();
+    split_headers.push("result".into());
+    Ok(match args.format {
+        ReportFormat::Json => {
+            serde_json::to_string_pretty(&serde_json::json!({
+                "reviews": by_facets,
+                "by_result": by_result.rows,
+            }))? + "\n"
+        }
+        format => {
+            let mut tables = by_facets.tables(&group_headers);
+            let split = by_result.tables(&split_headers).remove(0);
+            tables.insert(1, ("scores by functional result".to_owned(), split.1));
+            let mut text = format!(
+                "{} review file(s), rubric `{}`, reviewers: {}\n",
+                reviews.files.len(),
+                reviews.rubric.id,
+                by_facets.reviewers.join(", ")
+            );
+            for (title, table) in tables {
+                text.push_str(&format!("\n{title}:\n"));
+                text.push_str(&match format {
+                    ReportFormat::Csv => table.to_csv(),
+                    _ => table.to_text(),
+                });
+            }
+            text
+        }
+    })
 }
 
 /// The built site's folder: `--site-assets`, else [`SITE_ASSETS_ENV`], else `web/dist` of the

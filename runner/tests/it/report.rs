@@ -495,3 +495,54 @@ fn the_reference_comparison_counts_the_samples_left_out_by_reason() {
     );
     assert_eq!(report["comparison"]["all"]["samples"], 4);
 }
+
+#[test]
+fn reviews_are_aggregated_with_agreement_and_bad_files_refused() {
+    let reviews = repo().join("tests/fixtures/reviews");
+    let file = |name: &str| reviews.join(name).display().to_string();
+    let output = fixture_report(&["--reviews", &file("ada.json"), &file("bob.json")]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.starts_with("2 review file(s), rubric `pairwise-developer`, reviewers: ada, bob"),
+        "{text}"
+    );
+    // m1's usability: 2 + 2 on t1, -1 + -1 on t2 (tests/fixtures/reviews/README.md).
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>()
+                == ["m1", "usability", "2", "4", "2", "1.0000", "4.2426"]),
+        "{text}"
+    );
+    assert!(text.contains("judged better:"), "{text}");
+    assert!(text.contains("scores by functional result:"), "{text}");
+    let json = json(&fixture_report(&[
+        "--reviews",
+        &file("ada.json"),
+        &file("bob.json"),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(json["reviews"]["better"]["m2"], serde_json::json!([4, 2]));
+    let usability = &json["reviews"]["agreement"][1];
+    assert_eq!(usability["property"], "usability");
+    assert_eq!(usability["kappa_items"], 4);
+    assert!(usability["alpha"].as_f64().unwrap() > 0.5);
+    // The same file twice counts once, and says so.
+    let twice = fixture_report(&["--reviews", &file("ada.json"), &file("ada.json")]);
+    assert!(twice.status.success());
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("counted once"));
+    // A score off the scale is bad input naming the field.
+    let bad = fixture_report(&["--reviews", &file("off-scale.json")]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr)
+            .contains("off-scale.json: items[0].scores.usability[0]: 0 is not on the scale"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}
