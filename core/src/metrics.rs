@@ -120,7 +120,7 @@ pub fn pass_at_k_interval(values: &[f64]) -> Option<[f64; 2]> {
 
 /// SplitMix64: a small generator whose output is the same everywhere (the bootstrap must give
 /// the command line and the browser the same interval).
-fn split_mix(state: &mut u64) -> u64 {
+pub(crate) fn split_mix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

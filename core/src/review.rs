@@ -907,3 +907,126 @@ mod aggregate_tests {
         );
     }
 }
+
+/// One item of a review session before it is scored: a task and the samples shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedItem {
+    /// The task.
+    pub task_id: TaskId,
+    /// One sample, or left and right.
+    pub samples: Vec<u64>,
+}
+
+/// The items of a session over the samples `query` selects, in an order `seed` fixes: for a
+/// single-sample rubric every selected sample; for a pairwise one, per task that both `models`
+/// answered, the first sample of each, left or right as the seed decides. The same inputs give
+/// the same session on every machine.
+pub fn plan_session(
+    tasks: &[crate::task::Task],
+    results: &[crate::results::SampleResult],
+    query: &crate::query::Query,
+    rubric: &Rubric,
+    models: [&str; 2],
+    seed: u64,
+) -> Vec<PlannedItem> {
+    let task_of: BTreeMap<&TaskId, &crate::task::Task> = tasks.iter().map(|t| (&t.id, t)).collect();
+    let selected = results.iter().filter(|r| {
+        task_of
+            .get(&r.task_id)
+            .is_some_and(|t| query.matches_sample(t, r.model.as_deref()))
+    });
+    let mut state = seed ^ 0x5245_5649_4557_5321;
+    let mut items: Vec<PlannedItem> = match rubric.mode {
+        Mode::Single => selected
+            .map(|r| PlannedItem {
+                task_id: r.task_id.clone(),
+                samples: vec![r.index],
+            })
+            .collect(),
+        Mode::Pairwise => {
+            let mut firsts: BTreeMap<&TaskId, [Option<u64>; 2]> = BTreeMap::new();
+            for result in selected {
+                let Some(slot) = models
+                    .iter()
+                    .position(|m| result.model.as_deref() == Some(*m))
+                else {
+                    continue;
+                };
+                let entry = &mut firsts.entry(&result.task_id).or_default()[slot];
+                *entry = Some(entry.map_or(result.index, |i: u64| i.min(result.index)));
+            }
+            firsts
+                .into_iter()
+                .filter_map(|(task, [a, b])| {
+                    let (a, b) = (a?, b?);
+                    let swap = crate::metrics::split_mix(&mut state) % 2 == 1;
+                    Some(PlannedItem {
+                        task_id: task.clone(),
+                        samples: if swap { vec![b, a] } else { vec![a, b] },
+                    })
+                })
+                .collect()
+        }
+    };
+    // Fisher-Yates with the same generator.
+    for i in (1..items.len()).rev() {
+        let j = (crate::metrics::split_mix(&mut state) % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+    items
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+
+    #[test]
+    fn sessions_are_fixed_by_their_seed_and_pair_two_models_per_task() {
+        let bundle = crate::synthetic::bundle(200, 3);
+        let models: Vec<String> = {
+            let set: BTreeSet<String> = bundle
+                .results
+                .iter()
+                .filter_map(|r| r.model.clone())
+                .collect();
+            set.into_iter().collect()
+        };
+        let pairwise = builtin_rubrics().remove(0);
+        let query = crate::query::Query::default();
+        let plan = |seed| {
+            plan_session(
+                &bundle.tasks,
+                &bundle.results,
+                &query,
+                &pairwise,
+                [&models[0], &models[1]],
+                seed,
+            )
+        };
+        let (a, b) = (plan(1), plan(2));
+        assert_eq!(a, plan(1));
+        assert_ne!(a, b);
+        assert!(!a.is_empty());
+        let model_of = |index: u64| {
+            bundle
+                .results
+                .iter()
+                .find(|r| r.index == index)
+                .unwrap()
+                .model
+                .clone()
+        };
+        let mut left = BTreeSet::new();
+        for item in &a {
+            let sides: BTreeSet<Option<String>> =
+                item.samples.iter().map(|&i| model_of(i)).collect();
+            assert_eq!(sides.len(), 2, "{item:?}");
+            left.insert(model_of(item.samples[0]));
+        }
+        // Both models appear on the left somewhere: the seed, not the model, decides the side.
+        assert_eq!(left.len(), 2);
+        let single = builtin_rubrics().remove(1);
+        let all = plan_session(&bundle.tasks, &bundle.results, &query, &single, ["", ""], 1);
+        assert_eq!(all.len(), bundle.results.len());
+    }
+}

@@ -182,6 +182,26 @@ pub async fn exists(url: &str) -> bool {
     }
 }
 
+/// The value kept under `key` in the browser's localStorage.
+pub fn stored(key: &str) -> Option<String> {
+    web_sys::window()?
+        .local_storage()
+        .ok()??
+        .get_item(key)
+        .ok()?
+}
+
+/// Keeps `value` under `key` in localStorage (`None` removes it); whether it was kept.
+pub fn store(key: &str, value: Option<&str>) -> bool {
+    let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
+        return false;
+    };
+    match value {
+        Some(value) => storage.set_item(key, value).is_ok(),
+        None => storage.remove_item(key).is_ok(),
+    }
+}
+
 /// The value of the page URL's query parameter `name`.
 pub fn url_parameter(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;

@@ -130,17 +130,20 @@ pub enum View {
     Samples,
     /// Edit code and run it on the server that served the page.
     Playground,
+    /// Blind human review of the selection's code, and the reviewers' aggregates.
+    Review,
 }
 
 impl View {
     /// Every view, in menu order.
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Overview,
         View::Explorer,
         View::Performance,
         View::Compare,
         View::Samples,
         View::Playground,
+        View::Review,
     ];
 
     /// The view's name in the page's URL (`?view=samples`).
@@ -152,6 +155,7 @@ impl View {
             View::Compare => "compare",
             View::Samples => "samples",
             View::Playground => "playground",
+            View::Review => "review",
         }
     }
 
@@ -164,6 +168,7 @@ impl View {
             View::Compare => "Compare models",
             View::Samples => "Samples",
             View::Playground => "Playground",
+            View::Review => "Review",
         }
     }
 }

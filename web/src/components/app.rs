@@ -3,7 +3,8 @@
 
 use super::{
     bench::Bench, compare::Compare, explorer::Explorer, filters::Filters, landing::Landing,
-    overview::Overview, performance::Performance, playground::Playground, samples::Samples, Store,
+    overview::Overview, performance::Performance, playground::Playground, review::Review,
+    samples::Samples, Store,
 };
 use crate::browser;
 use crate::state::{Action, Health, Load, Place, Server, State, View};
@@ -230,6 +231,7 @@ fn view(view: View) -> Html {
         View::Compare => html! { <Compare /> },
         View::Samples => html! { <Samples /> },
         View::Playground => html! { <Playground /> },
+        View::Review => html! { <Review /> },
     }
 }
 

@@ -12,6 +12,7 @@ pub mod landing;
 pub mod overview;
 pub mod performance;
 pub mod playground;
+pub mod review;
 pub mod sample_detail;
 pub mod samples;
 
