@@ -8,6 +8,7 @@
 pub mod browser;
 pub mod charts;
 pub mod components;
+pub mod highlight;
 pub mod review_session;
 pub mod state;
 

@@ -142,3 +142,37 @@ function parseTables(text) {
   }
   return tables;
 }
+
+test('a custom rubric loads from JSON (a bad one names its field), and code is highlighted', async () => {
+  const page = await openPage(browser, server, '?view=review');
+  await waitFor(page, '[data-testid=review-start]');
+  const rubric = {
+    id: 'style', title: 'Style only', mode: 'single',
+    properties: [{ name: 'style', levels: [{ value: 0, label: 'messy' }, { value: 1, label: 'tidy' }] }],
+  };
+  const good = path.join(work, 'style.json');
+  await writeFile(good, JSON.stringify(rubric));
+  const bad = path.join(work, 'bad-rubric.json');
+  await writeFile(bad, JSON.stringify({ ...rubric, properties: [{ name: 'style', levels: [{ value: 1, label: 'only' }] }] }));
+  await page.locator('[data-testid=review-custom-rubric]').setInputFiles(bad);
+  await waitFor(page, '[data-testid=review-rubric-error]');
+  assert.match(await page.innerText('[data-testid=review-rubric-error]'), /bad-rubric\.json: properties\[0\]\.levels/);
+  await page.locator('[data-testid=review-custom-rubric]').setInputFiles(good);
+  await page.waitForFunction(() => {
+    const select = document.querySelector('[data-testid=review-rubric]');
+    return select && select.options[select.selectedIndex].text === 'Style only';
+  });
+  await page.fill('[data-testid=review-reviewer]', 'cy');
+  await page.click('[data-testid=review-start]');
+  await waitFor(page, '[data-testid=review-item]');
+  // One sample per item, one row: a single digit scores it.
+  assert.equal(await page.locator('[data-testid=review-side-1]').count(), 0);
+  assert.equal(await page.locator('table.rubric tr').count(), 1);
+  assert.ok((await page.locator('[data-testid=review-side-0] .tok-keyword').count()) > 0, 'keywords are highlighted');
+  await page.focus('[data-testid=review-item]');
+  await page.keyboard.press('2');
+  await page.keyboard.press('Enter');
+  assert.match(await progress(page), /^2 of \d+ · 1 scored/);
+  assertNoUncaught(page);
+  await page.close();
+});

@@ -110,6 +110,13 @@ fn solved_by_one(
     };
     // The code of each model for the picked task: a passing sample when it has one.
     let side = |task: &wasmeval_core::TaskId, model: &str| {
+        let language = data
+            .bundle
+            .tasks
+            .iter()
+            .find(|t| &t.id == task)
+            .map(|t| t.language)
+            .unwrap_or_default();
         let samples = data
             .bundle
             .results
@@ -127,7 +134,7 @@ fn solved_by_one(
                         { format!(" (sample {})", r.index) }
                     }
                 </h4>
-                { super::sample_detail::code_block(chosen.and_then(|r| r.code.as_deref())) }
+                { super::sample_detail::code_block(chosen.and_then(|r| r.code.as_deref()), language) }
             </div>
         }
     };

@@ -323,7 +323,7 @@ fn outcome(run: &Run, tests: &[(String, String)]) -> Html {
             <>
                 <h3>{ "Result " }<span class={format!("verdict {}", result.verdict.as_str())}
                     data-testid="playground-verdict">{ result.verdict.as_str() }</span></h3>
-                { result_view(result, false, tests) }
+                { result_view(result, None, tests) }
             </>
         },
         Run::Ran(ran) => {

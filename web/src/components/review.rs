@@ -100,8 +100,15 @@ pub fn review() -> Html {
     let aggregates = if files.is_empty() {
         html! {}
     } else {
+        // Grouped as the page is (rows are per model already), like `report --reviews --by F`.
+        let facets: Vec<wasmeval_core::facets::Facet> = store
+            .group_by
+            .iter()
+            .copied()
+            .filter(|f| *f != wasmeval_core::facets::Facet::Model)
+            .collect();
         match Reviews::merge(files) {
-            Ok(reviews) => aggregates(&reviews, &data),
+            Ok(reviews) => aggregates(&reviews, &data, &facets),
             Err(message) => {
                 html! { <p class="error" role="alert" data-testid="review-error">{ message }</p> }
             }
@@ -147,22 +154,24 @@ pub fn review() -> Html {
     }
 }
 
-/// The aggregate tables of merged reviews over the bundle.
-fn aggregates(reviews: &Reviews, data: &crate::state::Dataset) -> Html {
-    let report = ReviewReport::new(
-        reviews,
-        &data.bundle.tasks,
-        &data.bundle.results,
-        &[],
-        false,
-    );
-    let split = ReviewReport::new(reviews, &data.bundle.tasks, &data.bundle.results, &[], true);
-    let mut tables = report.tables(&[]);
+/// The aggregate tables of merged reviews over the bundle, grouped by `facets`.
+fn aggregates(
+    reviews: &Reviews,
+    data: &crate::state::Dataset,
+    facets: &[wasmeval_core::facets::Facet],
+) -> Html {
+    let (tasks, results) = (&data.bundle.tasks, &data.bundle.results);
+    let report = ReviewReport::new(reviews, tasks, results, facets, false);
+    let split = ReviewReport::new(reviews, tasks, results, facets, true);
+    let headers: Vec<String> = facets.iter().map(ToString::to_string).collect();
+    let mut split_headers = headers.clone();
+    split_headers.push("result".into());
+    let mut tables = report.tables(&headers);
     tables.insert(
         1,
         (
             "scores by functional result".into(),
-            split.tables(&["result".to_owned()]).remove(0).1,
+            split.tables(&split_headers).remove(0).1,
         ),
     );
     html! {
@@ -190,10 +199,47 @@ fn setup(props: &SetupProps) -> Html {
     let rubric = use_state(|| 0usize);
     let reviewer = use_state(String::new);
     let seed = use_state(|| 1u64);
+    // A custom rubric loaded from JSON joins the list (and is chosen).
+    let custom = use_state(|| None::<wasmeval_core::review::Rubric>);
+    let custom_error = use_state(|| None::<String>);
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let Some(data) = store.data.clone() else {
         return html! {};
     };
-    let rubrics = builtin_rubrics();
+    let mut rubrics = builtin_rubrics();
+    rubrics.extend((*custom).clone());
+    let on_custom = {
+        let (custom, custom_error, rubric, reader) = (
+            custom.clone(),
+            custom_error.clone(),
+            rubric.clone(),
+            reader.clone(),
+        );
+        let builtin = builtin_rubrics().len();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
+            let name = file.name();
+            let (custom, custom_error, rubric) =
+                (custom.clone(), custom_error.clone(), rubric.clone());
+            *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(
+                &gloo::file::File::from(file),
+                move |read| match read
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| wasmeval_core::review::Rubric::parse(&text))
+                {
+                    Ok(loaded) => {
+                        custom.set(Some(loaded));
+                        custom_error.set(None);
+                        rubric.set(builtin);
+                    }
+                    Err(message) => custom_error.set(Some(format!("{name}: {message}"))),
+                },
+            ));
+        })
+    };
     let chosen = rubrics[(*rubric).min(rubrics.len() - 1)].clone();
     let models = [
         store.compare[0].clone().unwrap_or_default(),
@@ -272,6 +318,14 @@ fn setup(props: &SetupProps) -> Html {
                     }) }
                 </select>
             </label>
+            <label class="button">
+                { "Load a rubric (JSON)…" }
+                <input type="file" accept=".json,application/json" onchange={on_custom}
+                    data-testid="review-custom-rubric" />
+            </label>
+            if let Some(error) = &*custom_error {
+                <p class="error" role="alert" data-testid="review-rubric-error">{ error }</p>
+            }
             <label class="filter"><span>{ "Reviewer" }</span>
                 <input type="text" value={(*reviewer).clone()} oninput={on_reviewer} data-testid="review-reviewer" />
             </label>
@@ -371,7 +425,7 @@ fn item_view(props: &ItemProps) -> Html {
                         }
                     }
                 </h4>
-                { super::sample_detail::code_block(result.and_then(|r| r.code.as_deref())) }
+                { super::sample_detail::code_block(result.and_then(|r| r.code.as_deref()), task.map(|t| t.language).unwrap_or_default()) }
             </div>
         }
     };

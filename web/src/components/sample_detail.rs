@@ -59,6 +59,7 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
         .as_ref()
         .map(Task::case_tests)
         .unwrap_or_default();
+    let language = props.task.as_ref().map(|t| t.language).unwrap_or_default();
     html! {
         <article class="sample" data-testid="sample-detail">
             <nav class="steps" aria-label="samples">
@@ -71,17 +72,17 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
             if let Some(edit) = edit {
                 <button data-testid="edit-and-run" onclick={edit}>{ "Edit and run" }</button>
             }
-            { result_view(r, true, &tests) }
+            { result_view(r, Some(language), &tests) }
             if let Some(task) = &props.task {
                 <details class="task" data-testid="task-detail">
                     <summary>{ format!("Task {}: prompt and reference", task.id.0) }</summary>
                     if !task.prompt.is_empty() {
                         <h3>{ "Prompt" }</h3>
-                        { code_block(Some(&task.prompt)) }
+                        { code_block(Some(&task.prompt), task.language) }
                     }
                     if let Some(reference) = task.references.first() {
                         <h3>{ "Reference solution" }</h3>
-                        { code_block(Some(&reference.code)) }
+                        { code_block(Some(&reference.code), task.language) }
                     }
                 </details>
             }
@@ -89,10 +90,14 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
     }
 }
 
-/// A sample's figures, message, code (`with_code`), cases (with each one's test, from `tests`:
+/// A sample's figures, message, code (`with_code`: highlighted as `language`), cases (with each one's test, from `tests`:
 /// name and text, when known) and output excerpts: what the detail view and the playground
 /// (whose editor shows the code) show of a result.
-pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]) -> Html {
+pub fn result_view(
+    r: &SampleResult,
+    with_code: Option<wasmeval_core::Language>,
+    tests: &[(String, String)],
+) -> Html {
     let test_of = |name: &str| {
         tests
             .iter()
@@ -115,9 +120,9 @@ pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]
                 { for figures.iter().map(|(k, v)| html! { <><dt>{ *k }</dt><dd>{ v }</dd></> }) }
             </dl>
             if let Some(message) = &r.message { <p class="message"><code>{ message }</code></p> }
-            if with_code {
+            if let Some(language) = with_code {
                 <h3>{ "Code" }</h3>
-                { code_block(r.code.as_deref()) }
+                { code_block(r.code.as_deref(), language) }
             }
             <h3>{ format!("Test cases ({})", r.cases.len()) }</h3>
             <div class="table-scroll">
@@ -147,14 +152,20 @@ pub fn result_view(r: &SampleResult, with_code: bool, tests: &[(String, String)]
     }
 }
 
-/// The program with line numbers (numbers are not part of the selectable text).
-pub(super) fn code_block(code: Option<&str>) -> Html {
+/// The program with line numbers (not part of the selectable text), highlighted as `language`
+/// (crate::highlight).
+pub(super) fn code_block(code: Option<&str>, language: wasmeval_core::Language) -> Html {
     match code {
         None => html! { <p class="hint">{ "This bundle does not carry the sample's code." }</p> },
         Some(code) => html! {
             <pre class="code" data-testid="code"><code>
-                { for code.lines().enumerate().map(|(i, line)| html! {
-                    <span class="line"><span class="number" aria-hidden="true">{ i + 1 }</span>{ line }{ "\n" }</span>
+                { for crate::highlight::highlight(code, language).into_iter().enumerate().map(|(i, pieces)| html! {
+                    <span class="line"><span class="number" aria-hidden="true">{ i + 1 }</span>
+                        { for pieces.into_iter().map(|(kind, text)| match kind {
+                            crate::highlight::Kind::Plain => html! { { text } },
+                            kind => html! { <span class={kind.class()}>{ text }</span> },
+                        }) }
+                        { "\n" }</span>
                 }) }
             </code></pre>
         },
