@@ -513,6 +513,99 @@ impl Reviews {
     }
 }
 
+impl Reviews {
+    /// EPAM's grades from the reviews, when the rubric scores `accuracy` and `completeness` (the
+    /// built-in accuracy-and-completeness rubric does): per sample, the mean of the reviewers'
+    /// grades of each. Empty for other rubrics.
+    pub fn grades(&self) -> BTreeMap<(TaskId, u64), crate::sample::Grades> {
+        let (Some(_), Some(_)) = (
+            self.rubric.property("accuracy"),
+            self.rubric.property("completeness"),
+        ) else {
+            return BTreeMap::new();
+        };
+        let mut sums: BTreeMap<(TaskId, u64), [(f64, u32); 2]> = BTreeMap::new();
+        for file in &self.files {
+            for item in &file.items {
+                for (slot, property) in ["accuracy", "completeness"].iter().enumerate() {
+                    for (side, &score) in
+                        item.scores.get(*property).into_iter().flatten().enumerate()
+                    {
+                        let entry = &mut sums
+                            .entry((item.task_id.clone(), item.samples[side]))
+                            .or_default()[slot];
+                        entry.0 += f64::from(score);
+                        entry.1 += 1;
+                    }
+                }
+            }
+        }
+        sums.into_iter()
+            .filter_map(|(key, [(a, na), (c, nc)])| {
+                (na > 0 && nc > 0).then(|| {
+                    let grades = crate::sample::Grades {
+                        accuracy: a / f64::from(na),
+                        completeness: c / f64::from(nc),
+                    };
+                    (key, grades)
+                })
+            })
+            .collect()
+    }
+
+    /// `results` with their EPAM grades replaced by the reviews' ([`Reviews::grades`]); samples
+    /// no reviewer graded keep theirs.
+    pub fn graded(
+        &self,
+        results: &[crate::results::SampleResult],
+    ) -> Vec<crate::results::SampleResult> {
+        let grades = self.grades();
+        results
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                if let Some(g) = grades.get(&(r.task_id.clone(), r.index)) {
+                    r.info.grades = Some(*g);
+                }
+                r
+            })
+            .collect()
+    }
+}
+
+/// The EPAM score per model with the reviews' grades ([`Reviews::graded`]): model, samples
+/// graded, EPAM; `None` when the rubric gives no grades.
+pub fn epam_table(
+    reviews: &Reviews,
+    tasks: &[crate::task::Task],
+    results: &[crate::results::SampleResult],
+) -> Option<crate::report::Table> {
+    if reviews.grades().is_empty() {
+        return None;
+    }
+    let graded = reviews.graded(results);
+    let report = crate::report::Report::new(
+        tasks,
+        &graded,
+        &crate::query::Query::default(),
+        &[crate::facets::Facet::Model],
+    );
+    Some(crate::report::Table {
+        headers: ["model", "graded", "epam"].map(String::from).to_vec(),
+        rows: report
+            .groups
+            .iter()
+            .map(|g| {
+                vec![
+                    g.keys.join(" / "),
+                    g.metrics.graded.to_string(),
+                    crate::report::number(g.metrics.epam),
+                ]
+            })
+            .collect(),
+    })
+}
+
 /// One row of the scores table: a model's scores of one property in one group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreRow {
@@ -559,6 +652,8 @@ pub struct ReviewReport {
     pub reviewers: Vec<String>,
     /// Scores per group, model and property.
     pub rows: Vec<ScoreRow>,
+    /// The seed paper's first table: per group, model, property and task, the summed score.
+    pub per_task: Vec<(Vec<String>, String, String, TaskId, f64)>,
     /// Per model: (comparisons it was in, times judged better).
     pub better: BTreeMap<String, (u64, u64)>,
     /// Per property.
@@ -638,6 +733,20 @@ impl ReviewReport {
                 }
             }
         }
+        let per_task: Vec<(Vec<String>, String, String, TaskId, f64)> = cells
+            .iter()
+            .flat_map(|((keys, model, property), (sums, _))| {
+                sums.iter().map(move |(task, sum)| {
+                    (
+                        keys.clone(),
+                        model.clone(),
+                        property.clone(),
+                        task.clone(),
+                        *sum,
+                    )
+                })
+            })
+            .collect();
         let rows = cells
             .into_iter()
             .map(|((keys, model, property), (per_task, scores))| {
@@ -704,6 +813,7 @@ impl ReviewReport {
             rubric: reviews.rubric.id.clone(),
             reviewers,
             rows,
+            per_task,
             better,
             agreement,
         }
@@ -780,7 +890,29 @@ impl ReviewReport {
                 })
                 .collect(),
         };
-        let mut tables = vec![("scores".to_owned(), scores)];
+        let mut headers: Vec<String> = group_headers.to_vec();
+        headers.extend(["model", "property", "task", "sum"].map(String::from));
+        let per_task = Table {
+            headers,
+            rows: self
+                .per_task
+                .iter()
+                .map(|(keys, model, property, task, sum)| {
+                    let mut cells = keys.clone();
+                    cells.extend([
+                        model.clone(),
+                        property.clone(),
+                        task.0.clone(),
+                        sum.to_string(),
+                    ]);
+                    cells
+                })
+                .collect(),
+        };
+        let mut tables = vec![
+            ("scores".to_owned(), scores),
+            ("scores per task".to_owned(), per_task),
+        ];
         if !self.better.is_empty() {
             tables.push(("judged better".to_owned(), better));
         }
@@ -979,6 +1111,45 @@ pub fn plan_session(
 #[cfg(test)]
 mod plan_tests {
     use super::*;
+
+    #[test]
+    fn accuracy_and_completeness_reviews_become_epam_grades() {
+        let rubric = builtin_rubrics().remove(2);
+        let item = |accuracy: i32, completeness: i32| ReviewItem {
+            task_id: TaskId("t".into()),
+            samples: vec![4],
+            scores: [
+                ("accuracy".to_owned(), vec![accuracy]),
+                ("completeness".to_owned(), vec![completeness]),
+            ]
+            .into(),
+            better: None,
+        };
+        let file = |reviewer: &str, a, c| ReviewFile {
+            kind: REVIEWS_KIND.into(),
+            format_version: 1,
+            reviewer: reviewer.into(),
+            rubric: rubric.clone(),
+            seed: 1,
+            query: String::new(),
+            items: vec![item(a, c)],
+        };
+        let reviews = Reviews::merge(vec![
+            ("a".into(), file("a", 4, 3)),
+            ("b".into(), file("b", 2, 3)),
+        ])
+        .unwrap();
+        let grades = reviews.grades();
+        let g = &grades[&(TaskId("t".into()), 4)];
+        assert_eq!((g.accuracy, g.completeness), (3.0, 3.0));
+        // Other rubrics give no grades.
+        let developer = Reviews {
+            rubric: builtin_rubrics().remove(0),
+            files: vec![],
+            notes: vec![],
+        };
+        assert!(developer.grades().is_empty());
+    }
 
     #[test]
     fn sessions_are_fixed_by_their_seed_and_pair_two_models_per_task() {

@@ -254,7 +254,7 @@ fn reviews_text(
     results: &[SampleResult],
     facets: &[Facet],
 ) -> anyhow::Result<String> {
-    use wasmeval_core::review::{ReviewFile, ReviewReport, Reviews};
+    use wasmeval_core::review::{epam_table, ReviewFile, ReviewReport, Reviews};
     let known: std::collections::BTreeSet<(wasmeval_core::TaskId, u64)> = results
         .iter()
         .map(|r| (r.task_id.clone(), r.index))
@@ -275,17 +275,22 @@ fn reviews_text(
     let group_headers: Vec<String> = facets.iter().map(ToString::to_string).collect();
     let mut split_headers = group_headers.clone();
     split_headers.push("result".into());
+    let epam = epam_table(&reviews, tasks, results);
     Ok(match args.format {
         ReportFormat::Json => {
             serde_json::to_string_pretty(&serde_json::json!({
                 "reviews": by_facets,
                 "by_result": by_result.rows,
+                "epam": epam,
             }))? + "\n"
         }
         format => {
             let mut tables = by_facets.tables(&group_headers);
             let split = by_result.tables(&split_headers).remove(0);
             tables.insert(1, ("scores by functional result".to_owned(), split.1));
+            if let Some(epam) = epam {
+                tables.push(("epam from the reviews' grades".to_owned(), epam));
+            }
             let mut text = format!(
                 "{} review file(s), rubric `{}`, reviewers: {}\n",
                 reviews.files.len(),

@@ -546,3 +546,30 @@ fn reviews_are_aggregated_with_agreement_and_bad_files_refused() {
         String::from_utf8_lossy(&bad.stderr)
     );
 }
+
+#[test]
+fn accuracy_and_completeness_reviews_feed_the_epam_score() {
+    let grades = repo().join("tests/fixtures/reviews/grades.json");
+    let output = fixture_report(&["--reviews", grades.to_str().unwrap()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    // Hand-computed in tests/fixtures/reviews/README.md (the samples' own grades give 0.95, 0.5).
+    let table = text
+        .split("epam from the reviews' grades:")
+        .nth(1)
+        .expect(&text);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(2)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [vec!["m1", "1", "0.7500"], vec!["m2", "1", "0.6000"]],
+        "{text}"
+    );
+}

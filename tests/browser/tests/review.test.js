@@ -146,6 +146,14 @@ function parseTables(text) {
 test('a custom rubric loads from JSON (a bad one names its field), and code is highlighted', async () => {
   const page = await openPage(browser, server, '?view=review');
   await waitFor(page, '[data-testid=review-start]');
+  // The method-level rubric shows what each level of the focused row means.
+  await page.selectOption('[data-testid=review-rubric]', { label: 'Method-level review' });
+  await page.fill('[data-testid=review-reviewer]', 'dee');
+  await page.click('[data-testid=review-start]');
+  await waitFor(page, '[data-testid=review-levels]');
+  assert.match(await page.innerText('[data-testid=review-levels]'), /Mostly correct\s+Wrong only on edge cases/);
+  await page.click('[data-testid=review-new]');
+  await waitFor(page, '[data-testid=review-start]');
   const rubric = {
     id: 'style', title: 'Style only', mode: 'single',
     properties: [{ name: 'style', levels: [{ value: 0, label: 'messy' }, { value: 1, label: 'tidy' }] }],

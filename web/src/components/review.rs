@@ -174,6 +174,9 @@ fn aggregates(
             split.tables(&split_headers).remove(0).1,
         ),
     );
+    if let Some(epam) = wasmeval_core::review::epam_table(reviews, tasks, results) {
+        tables.push(("epam from the reviews' grades".into(), epam));
+    }
     html! {
         <div class="review-aggregates" data-testid="review-aggregates">
             <h3>{ format!("{} reviewer(s): {}", report.reviewers.len(), report.reviewers.join(", ")) }</h3>
@@ -484,6 +487,16 @@ fn item_view(props: &ItemProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            // The focused row's levels with what each means (method-level, accuracy, custom).
+            if let Some(Row::Score { property, .. }) = rows.get(s.row) {
+                if let Some(p) = s.rubric.property(property).filter(|p| p.levels.iter().any(|l| l.description.is_some())) {
+                    <dl class="levels" data-testid="review-levels">
+                        { for p.levels.iter().enumerate().map(|(l, level)| html! {
+                            <><dt>{ format!("{} {}", l + 1, level.label) }</dt><dd>{ level.description.clone().unwrap_or_default() }</dd></>
+                        }) }
+                    </dl>
+                }
+            }
             <p class="steps">
                 <button onclick={press.reform(|_: MouseEvent| Key::Previous)} disabled={s.position == 0}>{ "← Previous" }</button>
                 <button onclick={press.reform(|_: MouseEvent| Key::Next)} data-testid="review-next">{ "Next (or skip) →" }</button>
