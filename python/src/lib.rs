@@ -97,7 +97,8 @@ struct Evaluator {
 #[pymethods]
 impl Evaluator {
     /// Limits as the command line's defaults unless given: `fuel` (instructions), `memory`
-    /// (bytes), `timeout` (seconds), `output` (bytes); `jobs` threads for `evaluate_many`;
+    /// (bytes), `timeout` (seconds), `output` (bytes); `jobs` threads for `evaluate_many` (at
+    /// most the number of cores, the shared sandbox's size);
     /// `helper` is the `wasmeval` executable that confines compilers (C, C++, Rust).
     #[new]
     #[pyo3(signature = (*, fuel=None, memory=None, timeout=None, output=None, jobs=None, helper=None))]
@@ -127,9 +128,9 @@ impl Evaluator {
             output: output.unwrap_or(defaults.output),
             disk: defaults.disk,
         };
-        let jobs = jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+        // At most the shared sandbox's workers: its instance pool is sized for that many.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let jobs = jobs.unwrap_or(cores).clamp(1, cores);
         py.detach(|| -> anyhow::Result<Self> {
             let sandbox = shared_sandbox()?;
             let runtime = wasmeval::cli::RuntimeArgs { runtime: None };
