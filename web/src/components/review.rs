@@ -29,7 +29,8 @@ pub fn review() -> Html {
             browser::store(STORAGE_KEY, text.as_deref());
         });
     }
-    let imported = use_state(Vec::<(String, ReviewFile)>::new);
+    // A reducer, not a state: files read together each add theirs to the latest list.
+    let imported = use_reducer(Imported::default);
     let import_error = use_state(|| None::<String>);
     let readers = use_mut_ref(Vec::new);
     let Some(data) = store.data.clone() else {
@@ -70,9 +71,7 @@ pub fn review() -> Html {
                             .and_then(|text| ReviewFile::parse(&text, Some(&known)));
                         match parsed {
                             Ok(file) => {
-                                let mut all = (*imported).clone();
-                                all.push((name, file));
-                                imported.set(all);
+                                imported.dispatch((name, file));
                                 import_error.set(None);
                             }
                             Err(message) => import_error.set(Some(format!("{name}: {message}"))),
@@ -96,7 +95,7 @@ pub fn review() -> Html {
     if let Some(current) = session_here.filter(|s| s.finished) {
         files.push(("this session".into(), current.file()));
     }
-    files.extend((*imported).iter().cloned());
+    files.extend(imported.0.iter().cloned());
     let aggregates = if files.is_empty() {
         html! {}
     } else {
@@ -151,6 +150,20 @@ pub fn review() -> Html {
             }
             { aggregates }
         </section>
+    }
+}
+
+/// The reviewers' files imported, in the order read.
+#[derive(Default, PartialEq)]
+struct Imported(Vec<(String, ReviewFile)>);
+
+impl Reducible for Imported {
+    type Action = (String, ReviewFile);
+
+    fn reduce(self: Rc<Self>, file: Self::Action) -> Rc<Self> {
+        let mut files = self.0.clone();
+        files.push(file);
+        Rc::new(Imported(files))
     }
 }
 
