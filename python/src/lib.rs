@@ -23,14 +23,16 @@ use wasmeval::sandbox::{Limits, Sandbox};
 use wasmeval_core::judging::{Exit, Outcome};
 use wasmeval_core::Language;
 
+// Named `wasmeval.WasmevalError` and `wasmeval.BadInput` (the package re-exports them), so that
+// they pickle across processes (Ray's workers send them back to the driver).
 create_exception!(
-    _native,
+    wasmeval,
     WasmevalError,
     PyException,
     "wasmeval failed (what the command line reports with exit code 1)."
 );
 create_exception!(
-    _native,
+    wasmeval,
     BadInput,
     PyValueError,
     "The input is wrong (the command line's exit code 2); the message names the file and line."

@@ -86,5 +86,13 @@ def test_bad_input_is_bad_input_naming_file_and_line():
         wasmeval.Evaluator().evaluate(json.loads((FIXTURES / "add.json").read_text()), {"task_id": "other", "completion": ""})
 
 
+def test_errors_pickle_as_the_packages_own():
+    import pickle
+
+    error = pickle.loads(pickle.dumps(wasmeval.BadInput("tasks.jsonl:3: bad")))
+    assert isinstance(error, wasmeval.BadInput) and str(error) == "tasks.jsonl:3: bad"
+    assert wasmeval.BadInput.__module__ == "wasmeval"
+
+
 def test_the_package_installs_the_command_line(cli):
     assert run_cli(cli, "--version").startswith("wasmeval ")
