@@ -790,6 +790,20 @@ def main() -> None:
         p(f"  ours' {len(tmo)} timeouts took {sum(tmo):.0f} s of sandbox time (mean {sum(tmo) / len(tmo):.2f} s, "
           f"max {max(tmo):.2f} s); the reference gives each {REFERENCE_TIMEOUT_S:g} s; "
           f"all samples: {sum(walls) / 1e6:.0f} s of sandbox time over {args.jobs} jobs")
+    # Where the time goes: each verdict's share of the sandbox time, and what is left of the
+    # run's wall time x jobs for everything outside the sandbox (start-up and module loading,
+    # compiling, judging and static metrics on the host, writing results, idle workers).
+    capacity = our_wall * args.jobs
+    by_verdict: dict = {}
+    for o in our_rows:
+        count, seconds = by_verdict.get(o["verdict"], (0, 0.0))
+        by_verdict[o["verdict"]] = (count + 1, seconds + o["wall_us"] / 1e6)
+    p(f"  where the time goes (wall {our_wall:.1f} s x {args.jobs} jobs = {capacity:.0f} worker-seconds):")
+    for verdict, (count, seconds) in sorted(by_verdict.items(), key=lambda kv: -kv[1][1]):
+        p(f"    in the sandbox, {verdict:<14} {count:>6} samples {seconds:>8.1f} s  {100 * seconds / capacity:5.1f}%")
+    outside = capacity - sum(seconds for _, seconds in by_verdict.values())
+    p(f"    outside the sandbox (start-up, host judging and metrics, writing, idle) "
+      f"{outside:>8.1f} s  {100 * outside / capacity:5.1f}%")
     p(f"  per-execution overhead, {ov['n']} trivial programs, sequential:")
     p(f"    wasmeval --jobs 1   {ov['wasmeval_ms_per_exec']:7.2f} ms/exec (whole run {ov['wasmeval_wall_s']:.2f} s; "
       f"in-sandbox wall {ov['wasmeval_mean_sample_wall_ms']:.2f} ms/exec; mean fuel {fuel_str(ov['wasmeval_mean_fuel'])}; "
