@@ -445,47 +445,46 @@ mod failure_tests {
 
     #[test]
     fn failures_group_by_exception_type_or_kind() {
-        let cause = |v, m: &str| failure_cause(&failed(v, m)).unwrap();
-        assert_eq!(
-            cause(Verdict::WrongAnswer, "AssertionError"),
-            "AssertionError"
-        );
-        assert_eq!(
-            cause(Verdict::WrongAnswer, "AssertionError: 3 != 4"),
-            "AssertionError"
-        );
-        assert_eq!(
-            cause(Verdict::RuntimeError, "NameError: name 'x' is not defined"),
-            "NameError"
-        );
-        assert_eq!(
-            cause(Verdict::RuntimeError, "json.decoder.JSONDecodeError: bad"),
-            "JSONDecodeError"
-        );
-        assert_eq!(
-            cause(Verdict::RuntimeError, "panicked: index out of bounds"),
-            "panic"
-        );
-        assert_eq!(
-            cause(Verdict::RuntimeError, "Errors everywhere"),
-            "runtime error"
-        );
-        assert_eq!(
-            cause(Verdict::WrongAnswer, "[0]: expected 3, got 4"),
-            "wrong value"
-        );
-        assert_eq!(
-            cause(Verdict::RuntimeError, "the program exited with code 1"),
-            "nonzero exit"
-        );
-        assert_eq!(
-            cause(Verdict::WrongAnswer, "line 2 differs"),
-            "wrong output"
-        );
-        assert_eq!(
-            cause(Verdict::CompileError, "error[E0308]"),
-            "compile error"
-        );
+        // (verdict, message, the cause it is counted under)
+        for (verdict, message, expected) in [
+            (Verdict::WrongAnswer, "AssertionError", "AssertionError"),
+            (
+                Verdict::WrongAnswer,
+                "AssertionError: 3 != 4",
+                "AssertionError",
+            ),
+            (
+                Verdict::RuntimeError,
+                "NameError: name 'x' is not defined",
+                "NameError",
+            ),
+            (
+                Verdict::RuntimeError,
+                "json.decoder.JSONDecodeError: bad",
+                "JSONDecodeError",
+            ),
+            (
+                Verdict::RuntimeError,
+                "panicked: index out of bounds",
+                "panic",
+            ),
+            (Verdict::RuntimeError, "Errors everywhere", "runtime error"),
+            (
+                Verdict::WrongAnswer,
+                "[0]: expected 3, got 4",
+                "wrong value",
+            ),
+            (
+                Verdict::RuntimeError,
+                "the program exited with code 1",
+                "nonzero exit",
+            ),
+            (Verdict::WrongAnswer, "line 2 differs", "wrong output"),
+            (Verdict::CompileError, "error[E0308]", "compile error"),
+        ] {
+            let cause = failure_cause(&failed(verdict, message));
+            assert_eq!(cause.as_deref(), Some(expected), "{message}");
+        }
         let mut timeout = failed(Verdict::Timeout, "fuel budget exhausted");
         timeout.timeout_cause = Some(TimeoutCause::Fuel);
         assert_eq!(failure_cause(&timeout).as_deref(), Some("timeout (fuel)"));

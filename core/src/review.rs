@@ -606,6 +606,50 @@ pub fn epam_table(
     })
 }
 
+/// Everything the reviews say, as the command line prints it and the site shows it: the report
+/// grouped by `facets`, the same split by functional result, and the EPAM table when the rubric
+/// grades.
+pub struct ReviewSummary {
+    /// Grouped by the facets.
+    pub by_facets: ReviewReport,
+    /// Grouped by the facets, then by whether the sample passed.
+    pub by_result: ReviewReport,
+    /// EPAM per model from the reviews' grades ([`epam_table`]).
+    pub epam: Option<crate::report::Table>,
+    facets: Vec<String>,
+}
+
+impl ReviewSummary {
+    /// Aggregates `reviews` of `results` over `tasks`, grouped by `facets`.
+    pub fn new(
+        reviews: &Reviews,
+        tasks: &[crate::task::Task],
+        results: &[crate::results::SampleResult],
+        facets: &[crate::facets::Facet],
+    ) -> ReviewSummary {
+        ReviewSummary {
+            by_facets: ReviewReport::new(reviews, tasks, results, facets, false),
+            by_result: ReviewReport::new(reviews, tasks, results, facets, true),
+            epam: epam_table(reviews, tasks, results),
+            facets: facets.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Every table, titled, in the order shown: scores, scores by functional result, scores per
+    /// task, judged better, agreement, EPAM.
+    pub fn tables(&self) -> Vec<(String, crate::report::Table)> {
+        let mut split_headers = self.facets.clone();
+        split_headers.push("result".into());
+        let mut tables = self.by_facets.tables(&self.facets);
+        let split = self.by_result.tables(&split_headers).remove(0).1;
+        tables.insert(1, ("scores by functional result".to_owned(), split));
+        if let Some(epam) = &self.epam {
+            tables.push(("epam from the reviews' grades".to_owned(), epam.clone()));
+        }
+        tables
+    }
+}
+
 /// One row of the scores table: a model's scores of one property in one group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreRow {

@@ -154,14 +154,18 @@ def _run_shard(k: int, n: int, tasks: Shipped, samples: Shipped, options: Dict[s
     }
 
 
-_remote_shard = None
+_remotes: Dict[Any, Any] = {}
+
+
+def _remote(target):
+    """``ray.remote(target)``, made once per process (Ray imported on first use)."""
+    if target not in _remotes:
+        _remotes[target] = _ray().remote(target)
+    return _remotes[target]
 
 
 def _shard_task():
-    global _remote_shard
-    if _remote_shard is None:
-        _remote_shard = _ray().remote(_run_shard)
-    return _remote_shard
+    return _remote(_run_shard)
 
 
 def _alive_nodes(ray) -> int:
@@ -292,14 +296,8 @@ class _Evaluator:
         return [score_of(r, passed_only) for r in results]
 
 
-_remote_actor = None
-
-
 def _actor_class():
-    global _remote_actor
-    if _remote_actor is None:
-        _remote_actor = _ray().remote(_Evaluator)
-    return _remote_actor
+    return _remote(_Evaluator)
 
 
 def __getattr__(name: str):

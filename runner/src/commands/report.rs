@@ -116,6 +116,19 @@ fn parse_group(text: &str) -> Result<GroupBy, String> {
     }
 }
 
+impl ReportArgs {
+    /// The facets `--by` groups the metrics by (`--by failure` is a table of its own).
+    fn facets(&self) -> Vec<Facet> {
+        self.by
+            .iter()
+            .filter_map(|g| match g {
+                GroupBy::Facet(f) => Some(*f),
+                GroupBy::Failure => None,
+            })
+            .collect()
+    }
+}
+
 /// What `report` computes before printing: the inputs read, the selection and the report
 /// (also the Python package's `wasmeval.report`).
 pub struct Computed {
@@ -151,15 +164,7 @@ pub fn compute(args: &ReportArgs) -> anyhow::Result<Computed> {
         max_rate: None,
         intervals: args.ci,
     };
-    let facets: Vec<Facet> = args
-        .by
-        .iter()
-        .filter_map(|g| match g {
-            GroupBy::Facet(f) => Some(*f),
-            GroupBy::Failure => None,
-        })
-        .collect();
-    let report = Report::with_options(&tasks, &results, &query, &facets, &options);
+    let report = Report::with_options(&tasks, &results, &query, &args.facets(), &options);
     Ok(Computed {
         tasks,
         results,
@@ -177,34 +182,26 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         report,
     } = compute(&args)?;
     warn_about_ks(&args.ks, &results);
+    let models: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.model.clone())
+        .collect::<std::collections::BTreeSet<String>>()
+        .into_iter()
+        .collect();
     if (report.tasks == 0 || report.overall.samples == 0) && query != Query::default() {
-        let models: std::collections::BTreeSet<String> =
-            results.iter().filter_map(|r| r.model.clone()).collect();
-        let models: Vec<String> = models.into_iter().collect();
         for line in wasmeval_core::query::explain_empty(&query, &tasks, &models) {
             eprintln!("wasmeval: the selection is empty: {line}");
         }
     }
-    let failures = args.by.contains(&GroupBy::Failure).then(|| {
-        let models: std::collections::BTreeSet<String> =
-            results.iter().filter_map(|r| r.model.clone()).collect();
-        let models: Vec<String> = models.into_iter().collect();
-        let prepared = report::Prepared::new(&tasks, &results);
-        report::failures_by_cause(&prepared, &tasks, &results, &query, &models)
-    });
     if !args.reviews.is_empty() {
-        let facets: Vec<Facet> = args
-            .by
-            .iter()
-            .filter_map(|g| match g {
-                GroupBy::Facet(f) => Some(*f),
-                GroupBy::Failure => None,
-            })
-            .collect();
-        let text = reviews_text(&args, &tasks, &results, &facets)?;
+        let text = reviews_text(&args, &tasks, &results, &args.facets())?;
         let _ = std::io::stdout().lock().write_all(text.as_bytes());
         return Ok(());
     }
+    let failures = args.by.contains(&GroupBy::Failure).then(|| {
+        let prepared = report::Prepared::new(&tasks, &results);
+        report::failures_by_cause(&prepared, &tasks, &results, &query, &models)
+    });
     let text = match (args.format, &failures) {
         (ReportFormat::Table, Some(table)) => table.to_text(),
         (ReportFormat::Csv, Some(table)) => table.to_csv(),
@@ -254,7 +251,7 @@ fn reviews_text(
     results: &[SampleResult],
     facets: &[Facet],
 ) -> anyhow::Result<String> {
-    use wasmeval_core::review::{epam_table, ReviewFile, ReviewReport, Reviews};
+    use wasmeval_core::review::{ReviewFile, ReviewSummary, Reviews};
     let known: std::collections::BTreeSet<(wasmeval_core::TaskId, u64)> = results
         .iter()
         .map(|r| (r.task_id.clone(), r.index))
@@ -270,34 +267,23 @@ fn reviews_text(
     for note in &reviews.notes {
         eprintln!("wasmeval: {note}");
     }
-    let by_facets = ReviewReport::new(&reviews, tasks, results, facets, false);
-    let by_result = ReviewReport::new(&reviews, tasks, results, facets, true);
-    let group_headers: Vec<String> = facets.iter().map(ToString::to_string).collect();
-    let mut split_headers = group_headers.clone();
-    split_headers.push("result".into());
-    let epam = epam_table(&reviews, tasks, results);
+    let summary = ReviewSummary::new(&reviews, tasks, results, facets);
     Ok(match args.format {
         ReportFormat::Json => {
             serde_json::to_string_pretty(&serde_json::json!({
-                "reviews": by_facets,
-                "by_result": by_result.rows,
-                "epam": epam,
+                "reviews": summary.by_facets,
+                "by_result": summary.by_result.rows,
+                "epam": summary.epam,
             }))? + "\n"
         }
         format => {
-            let mut tables = by_facets.tables(&group_headers);
-            let split = by_result.tables(&split_headers).remove(0);
-            tables.insert(1, ("scores by functional result".to_owned(), split.1));
-            if let Some(epam) = epam {
-                tables.push(("epam from the reviews' grades".to_owned(), epam));
-            }
             let mut text = format!(
                 "{} review file(s), rubric `{}`, reviewers: {}\n",
                 reviews.files.len(),
                 reviews.rubric.id,
-                by_facets.reviewers.join(", ")
+                summary.by_facets.reviewers.join(", ")
             );
-            for (title, table) in tables {
+            for (title, table) in summary.tables() {
                 text.push_str(&format!("\n{title}:\n"));
                 text.push_str(&match format {
                     ReportFormat::Csv => table.to_csv(),

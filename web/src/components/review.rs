@@ -9,7 +9,7 @@ use crate::browser;
 use crate::review_session::{key_of, Key, Row, Session, STORAGE_KEY};
 use std::rc::Rc;
 use wasmeval_core::review::{
-    builtin_rubrics, plan_session, Mode, ReviewFile, ReviewReport, Reviews,
+    builtin_rubrics, plan_session, Mode, ReviewFile, ReviewSummary, Reviews,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -173,28 +173,13 @@ fn aggregates(
     data: &crate::state::Dataset,
     facets: &[wasmeval_core::facets::Facet],
 ) -> Html {
-    let (tasks, results) = (&data.bundle.tasks, &data.bundle.results);
-    let report = ReviewReport::new(reviews, tasks, results, facets, false);
-    let split = ReviewReport::new(reviews, tasks, results, facets, true);
-    let headers: Vec<String> = facets.iter().map(ToString::to_string).collect();
-    let mut split_headers = headers.clone();
-    split_headers.push("result".into());
-    let mut tables = report.tables(&headers);
-    tables.insert(
-        1,
-        (
-            "scores by functional result".into(),
-            split.tables(&split_headers).remove(0).1,
-        ),
-    );
-    if let Some(epam) = wasmeval_core::review::epam_table(reviews, tasks, results) {
-        tables.push(("epam from the reviews' grades".into(), epam));
-    }
+    let summary = ReviewSummary::new(reviews, &data.bundle.tasks, &data.bundle.results, facets);
+    let reviewers = &summary.by_facets.reviewers;
     html! {
         <div class="review-aggregates" data-testid="review-aggregates">
-            <h3>{ format!("{} reviewer(s): {}", report.reviewers.len(), report.reviewers.join(", ")) }</h3>
+            <h3>{ format!("{} reviewer(s): {}", reviewers.len(), reviewers.join(", ")) }</h3>
             { for reviews.notes.iter().map(|n| html! { <p class="hint">{ n }</p> }) }
-            { for tables.into_iter().map(|(title, table)| {
+            { for summary.tables().into_iter().map(|(title, table)| {
                 let name = format!("review-{}", title.replace(' ', "-"));
                 html! { <DataTable table={table} key_columns={2} name={name} caption={Some(AttrValue::from(title))} /> }
             }) }
