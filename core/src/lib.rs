@@ -9,6 +9,7 @@ pub mod code_metrics;
 pub mod compare;
 pub mod facets;
 pub mod formats;
+pub mod generation;
 pub mod judging;
 pub mod metrics;
 pub mod query;

@@ -661,6 +661,7 @@ mod tests {
             grades: Some(grades),
             tokens: Some(100),
             seconds: Some(10.0),
+            grading: None,
         };
         let mut faster = result("t", "a", 1, &[true]);
         faster.info.tokens = Some(400);

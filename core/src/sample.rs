@@ -89,6 +89,10 @@ pub struct SampleInfo {
     /// Seconds the generation took.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
+    /// How an LLM judge graded the sample (`wasmeval grade`): its report, answer and level
+    /// probabilities, or why it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grading: Option<crate::generation::GradingRecord>,
 }
 
 impl SampleInfo {

@@ -126,6 +126,7 @@ fn result(
             }),
             tokens: Some(50 + random.below(400)),
             seconds: Some(0.5 + random.below(100) as f64 / 10.0),
+            grading: None,
         },
         verdict,
         cases,

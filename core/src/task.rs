@@ -72,6 +72,18 @@ impl Language {
         }
     }
 
+    /// The name people write (`C++`, `JavaScript`), as prompts name the language.
+    pub fn title(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::C => "C",
+            Language::Cpp => "C++",
+            Language::Rust => "Rust",
+            Language::Javascript => "JavaScript",
+            Language::Java => "Java",
+        }
+    }
+
     /// Parses a language name as files and datasets spell it (`C++`, `cpp`, `Java`, `js`).
     pub fn parse(name: &str) -> Option<Language> {
         Some(match name.trim().to_ascii_lowercase().as_str() {

@@ -194,6 +194,7 @@ fn sample_info(fields: &Map<String, Value>) -> Result<SampleInfo, String> {
         grades: field(fields, "grades")?,
         tokens: field(fields, "tokens")?,
         seconds: field(fields, "seconds")?,
+        grading: field(fields, "grading")?,
     };
     if info.attempt == Some(0) {
         return Err("`attempt` counts from 1".into());
