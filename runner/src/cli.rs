@@ -25,6 +25,12 @@ enum Command {
     /// Join the output folders of a run split with `run --shard K/N` into the single run's.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(commands::merge::MergeArgs),
+    /// Samples from an OpenAI-compatible model, with attempts that carry the sandbox's feedback.
+    #[command(after_help = GENERATE_EXAMPLES)]
+    Generate(commands::generate::GenerateArgs),
+    /// Accuracy and completeness grades of samples from an LLM judge, for the EPAM score.
+    #[command(after_help = GRADE_EXAMPLES)]
+    Grade(commands::grade::GradeArgs),
     /// The sandbox as an HTTP server: a JSON API to evaluate samples, and the static site.
     #[command(after_help = SERVE_EXAMPLES)]
     Serve(commands::serve::ServeArgs),
@@ -45,6 +51,24 @@ Examples:
   # killed half way? run the same command again: it resumes where it stopped
 
 Exit codes: 0 done, 1 wasmeval failed, 2 bad input (the message names file:line).";
+
+const GENERATE_EXAMPLES: &str = "\
+Examples:
+  wasmeval generate --tasks HumanEval.jsonl.gz --endpoint http://127.0.0.1:8080/v1 --model m --n 10
+  wasmeval generate --tasks T --endpoint URL --model m --api completions        # a base model
+  wasmeval generate --tasks demo/tasks.jsonl --endpoint URL --model m --attempts 3   # #attempt_k
+  OPENAI_API_KEY=... wasmeval generate --tasks T --endpoint https://api.openai.com/v1 --model gpt-4o-mini
+  # killed half way? run the same command again: it resumes, asking nothing twice
+  wasmeval run --tasks T --samples samples.jsonl && wasmeval report wasmeval-results
+
+Templates, extraction, attempts and feedback: docs/generate.md.";
+
+const GRADE_EXAMPLES: &str = "\
+Examples:
+  wasmeval grade --samples samples.jsonl --tasks T --endpoint URL --model judge
+  wasmeval run --tasks T --samples samples.graded.jsonl && wasmeval report wasmeval-results   # EPAM
+
+The judge: docs/generate.md; the levels: docs/metrics.md.";
 
 const MERGE_EXAMPLES: &str = "\
 Examples:
@@ -85,7 +109,7 @@ language, difficulty, model, task.";
 /// Flags of `wasmeval help` (clap's own help command takes no `--help`, which users try).
 #[derive(Debug, Args)]
 pub struct HelpArgs {
-    /// The command whose help to print (run, report, serve, analyze).
+    /// The command whose help to print (run, report, merge, generate, grade, serve, analyze).
     #[arg(value_name = "COMMAND")]
     command: Option<String>,
 }
@@ -102,7 +126,7 @@ fn help(args: HelpArgs) -> anyhow::Result<()> {
             Some(command) if !command.is_hide_set() => command.clone(),
             _ => {
                 return Err(crate::errors::ExpectedError::BadInput(format!(
-                    "no command `{name}`; commands are: run, report, merge, serve, analyze"
+                    "no command `{name}`; commands are: run, report, merge, generate, grade, serve, analyze"
                 ))
                 .into())
             }
@@ -149,6 +173,84 @@ impl LimitArgs {
             output: self.output_limit,
             disk: self.disk,
         }
+    }
+}
+
+/// The model server a command asks (`generate`, `grade`): any OpenAI-compatible one.
+#[derive(Debug, Clone, Args)]
+pub struct ModelArgs {
+    /// The server's base URL (`http://127.0.0.1:8080/v1`, `https://api.openai.com/v1`); a URL
+    /// ending in `/chat/completions` or `/completions` is used as given.
+    #[arg(long, value_name = "URL")]
+    pub endpoint: String,
+    /// The model name sent with each request (and the samples' `model`).
+    #[arg(long, value_name = "NAME")]
+    pub model: String,
+    /// The environment variable holding the API key, sent as a bearer token when set. The key
+    /// is read from there only, and never written to a file or a log.
+    #[arg(long, default_value = "OPENAI_API_KEY", value_name = "VAR")]
+    pub api_key_env: String,
+    /// Requests at once.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub concurrency: usize,
+    /// Hard limit on one request, its whole answer included (accepts ms, s, min suffixes).
+    #[arg(long, default_value = "120s", value_parser = parse_duration, value_name = "TIME")]
+    pub request_timeout: Duration,
+    /// Retries of a request after a 429, a 5xx or a connection failure, waiting 0.5 s doubling
+    /// up to 60 s with jitter, or what the server's Retry-After says.
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    pub retries: u32,
+    /// JSON fields added to every request body, as text or @FILE: a server's own options, such
+    /// as llama.cpp's `grammar` or vLLM's `guided_choice`.
+    #[arg(long, value_name = "JSON|@FILE")]
+    pub extra_body: Option<String>,
+}
+
+impl ModelArgs {
+    /// The client settings: the key read from the environment, `--extra-body` parsed.
+    pub fn client_config(
+        &self,
+        api: crate::model_client::Api,
+    ) -> anyhow::Result<crate::model_client::ClientConfig> {
+        Ok(crate::model_client::ClientConfig {
+            endpoint: self.endpoint.clone(),
+            model: self.model.clone(),
+            api_key: std::env::var(&self.api_key_env)
+                .ok()
+                .filter(|key| !key.is_empty()),
+            api,
+            timeout: self.request_timeout,
+            retries: self.retries,
+            extra_body: json_object_arg("--extra-body", self.extra_body.as_deref())?,
+        })
+    }
+}
+
+/// A flag's JSON object, given as text or `@FILE`; absent: empty.
+pub fn json_object_arg(
+    flag: &str,
+    value: Option<&str>,
+) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
+    let Some(value) = value else {
+        return Ok(serde_json::Map::new());
+    };
+    let (text, from) = match value.strip_prefix('@') {
+        Some(path) => (
+            crate::input::read_text(std::path::Path::new(path))?,
+            path.to_owned(),
+        ),
+        None => (value.to_owned(), flag.to_owned()),
+    };
+    match serde_json::from_str(&text) {
+        Ok(serde_json::Value::Object(fields)) => Ok(fields),
+        Ok(_) => Err(crate::errors::ExpectedError::BadInput(format!(
+            "{from}: {flag} takes a JSON object, such as '{{\"grammar\": \"root ::= ...\"}}'"
+        ))
+        .into()),
+        Err(e) => Err(crate::errors::ExpectedError::BadInput(format!(
+            "{from}: {flag} is not JSON: {e}"
+        ))
+        .into()),
     }
 }
 
@@ -328,6 +430,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::Generate(args) => commands::generate::run(args),
+        Command::Grade(args) => commands::grade::run(args),
         Command::Help(args) => help(args),
         Command::ConfinedExec(_) => Err(crate::errors::ExpectedError::BadInput(
             "__confined-exec runs only as the wasmeval executable".into(),

@@ -15,6 +15,7 @@ pub mod errors;
 pub mod evaluator;
 pub mod input;
 pub mod languages;
+pub mod model_client;
 pub mod sandbox;
 pub mod server;
 pub mod store;

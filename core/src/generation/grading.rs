@@ -159,7 +159,7 @@ pub fn distribution(tokens: &[TokenChoices]) -> Option<GradeDistribution> {
                 .chain(choice.alternatives.iter().map(|(t, l)| (t.as_str(), *l)));
             let mut counted = [false; 4];
             for (token, logprob) in candidates {
-                if let Some(level @ 1..=4) = token.trim().parse::<usize>().ok() {
+                if let Ok(level @ 1..=4) = token.trim().parse::<usize>() {
                     if !counted[level - 1] {
                         counted[level - 1] = true;
                         weights[level - 1] = logprob.exp();
@@ -195,7 +195,10 @@ mod tests {
         assert_eq!((g.accuracy, g.completeness), (4.0, 2.0));
         assert!(parse_grades("accuracy: 5\ncompleteness: 4").is_err());
         assert!(parse_grades("accuracy: 10\ncompleteness: 4").is_err());
-        assert_eq!(parse_grades("accuracy: 3").unwrap_err(), "no `completeness: N` line");
+        assert_eq!(
+            parse_grades("accuracy: 3").unwrap_err(),
+            "no `completeness: N` line"
+        );
         assert!(parse_grades("The code is accurate.").is_err());
     }
 
@@ -204,13 +207,24 @@ mod tests {
         let token = |t: &str, alternatives: &[(&str, f64)]| TokenChoices {
             token: t.into(),
             logprob: alternatives.first().map_or(0.0, |a| a.1),
-            alternatives: alternatives.iter().map(|(t, l)| (t.to_string(), *l)).collect(),
+            alternatives: alternatives
+                .iter()
+                .map(|(t, l)| (t.to_string(), *l))
+                .collect(),
         };
         let ln = f64::ln;
         let tokens = vec![
             token("accuracy", &[]),
             token(":", &[]),
-            token(" 3", &[(" 3", ln(0.6)), (" 4", ln(0.2)), ("x", ln(0.1)), (" 2", ln(0.1))]),
+            token(
+                " 3",
+                &[
+                    (" 3", ln(0.6)),
+                    (" 4", ln(0.2)),
+                    ("x", ln(0.1)),
+                    (" 2", ln(0.1)),
+                ],
+            ),
             token("\n", &[]),
             token("complete", &[]),
             token("ness:", &[]),
@@ -218,7 +232,10 @@ mod tests {
         ];
         let d = distribution(&tokens).unwrap();
         let close = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
-        assert!(close(d.accuracy, [0.0, 1.0 / 9.0, 6.0 / 9.0, 2.0 / 9.0]), "{d:?}");
+        assert!(
+            close(d.accuracy, [0.0, 1.0 / 9.0, 6.0 / 9.0, 2.0 / 9.0]),
+            "{d:?}"
+        );
         assert!(close(d.completeness, [0.5, 0.0, 0.0, 0.5]), "{d:?}");
         assert_eq!(distribution(&tokens[..4]), None);
     }

@@ -2,6 +2,8 @@
 
 pub mod analyze;
 pub mod confined_exec;
+pub mod generate;
+pub mod grade;
 pub mod merge;
 pub mod report;
 pub mod run;

@@ -278,20 +278,39 @@ fn runtimes<'s>(
     plan: &Plan,
     sandbox: &'s Sandbox,
 ) -> anyhow::Result<Evaluator<'s>> {
-    let module_cache = args.runtime.module_cache_dir();
+    load_evaluator(
+        sandbox,
+        &args.runtime,
+        args.limits.limits(),
+        args.allow_unconfined_compilation,
+        &plan.languages,
+    )
+}
+
+/// An evaluator with the interpreters and compilers `languages` need, and nothing else (shared
+/// with `generate`, which evaluates attempts as they arrive).
+pub(crate) fn load_evaluator<'s>(
+    sandbox: &'s Sandbox,
+    runtime: &RuntimeArgs,
+    limits: crate::sandbox::Limits,
+    allow_unconfined_compilation: bool,
+    languages: &BTreeSet<Language>,
+) -> anyhow::Result<Evaluator<'s>> {
+    let module_cache = runtime.module_cache_dir();
+    let needs = |language| languages.contains(&language);
     // Found first, loaded after: what is not in the cache yet is announced in one line.
-    let python = match plan.needs(Language::Python) {
+    let python = match needs(Language::Python) {
         true => Some(PythonRuntime::find(
             sandbox,
-            &args.runtime.runtime_dir(),
+            &runtime.runtime_dir(),
             &module_cache,
         )?),
         false => None,
     };
-    let javascript = match plan.needs(Language::Javascript) {
+    let javascript = match needs(Language::Javascript) {
         true => Some(JsRuntime::find(
             sandbox,
-            &args.runtime.js_runtime_dir(),
+            &runtime.js_runtime_dir(),
             &module_cache,
         )?),
         false => None,
@@ -308,13 +327,10 @@ fn runtimes<'s>(
         .map(|js| js.load(sandbox, &module_cache))
         .transpose()?;
     let compiled = [Language::Rust, Language::C, Language::Cpp];
-    let toolchains = match compiled.into_iter().any(|l| plan.needs(l)) {
+    let toolchains = match compiled.into_iter().any(needs) {
         true => Some(
-            Toolchains::detect(
-                &args.runtime.compiled_dir(),
-                args.allow_unconfined_compilation,
-            )
-            .context("cannot set up the compilers (scripts/setup installs them)")?,
+            Toolchains::detect(&runtime.compiled_dir(), allow_unconfined_compilation)
+                .context("cannot set up the compilers (scripts/setup installs them)")?,
         ),
         false => None,
     };
@@ -324,8 +340,28 @@ fn runtimes<'s>(
         javascript,
         toolchains,
         module_cache,
-        limits: args.limits.limits(),
+        limits,
         compile_limits: CompileLimits::default(),
+    })
+}
+
+/// `sample`'s result as `results.jsonl` keeps it: evaluated against `task`, with the program
+/// it ran (shared with `generate`).
+pub(crate) fn evaluate_for_results(
+    evaluator: &Evaluator<'_>,
+    task: &Task,
+    sample: &Sample,
+) -> anyhow::Result<SampleResult> {
+    let result = evaluator
+        .evaluate(task, sample)
+        .with_context(|| format!("evaluating sample {} of task {}", sample.index, task.id))?;
+    // The program travels with its result so that the site can show it: a long one as its start
+    // and the hash of the whole.
+    let (code, code_sha256) = code_for_results(sample.program(task));
+    Ok(SampleResult {
+        code: Some(code),
+        code_sha256,
+        ..result
     })
 }
 
@@ -398,19 +434,7 @@ fn execute(
         work,
         workers,
         |work| match work? {
-            Work::Evaluate { task, sample } => {
-                let result = evaluator.evaluate(task, &sample).with_context(|| {
-                    format!("evaluating sample {} of task {}", sample.index, task.id)
-                })?;
-                // The program travels with its result so that the site can show it: a long one
-                // as its start and the hash of the whole.
-                let (code, code_sha256) = code_for_results(sample.program(task));
-                Ok(SampleResult {
-                    code: Some(code),
-                    code_sha256,
-                    ..result
-                })
-            }
+            Work::Evaluate { task, sample } => evaluate_for_results(evaluator, task, &sample),
             Work::Unread { sample, bytes } => Ok(wasmeval_core::judging::unread_sample(
                 &sample,
                 bytes,
