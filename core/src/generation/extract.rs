@@ -117,9 +117,7 @@ pub fn extract_code(answer: &str, language: Language, entry_point: Option<&str>)
         let by_entry = entry_point
             .filter(|e| !e.is_empty())
             .and_then(|e| candidates.iter().find(|b| b.body.contains(e)));
-        by_entry
-            .or(candidates.first())
-            .map(|b| b.body.clone())
+        by_entry.or(candidates.first()).map(|b| b.body.clone())
     };
     let closed = |in_language: bool| -> Vec<&Block> {
         all.iter()
@@ -198,7 +196,10 @@ mod tests {
         assert_eq!(e.code, "def f():\n    return 1\n");
 
         let e = extract_code("```\nint f() {}\n```", Language::Cpp, None);
-        assert_eq!((e.rule, e.code.as_str()), (ExtractionRule::Fence, "int f() {}\n"));
+        assert_eq!(
+            (e.rule, e.code.as_str()),
+            (ExtractionRule::Fence, "int f() {}\n")
+        );
 
         let e = extract_code("Sure!\n```rust\nfn f() {\n    loop {", Language::Rust, None);
         assert_eq!(e.rule, ExtractionRule::OpenFence);
@@ -211,12 +212,16 @@ mod tests {
 
     #[test]
     fn among_blocks_of_the_language_the_one_with_the_entry_point_wins() {
-        let answer = "```py\nprint(add(1, 2))\n```\n\n```python\ndef add(a, b):\n    return a + b\n```\n";
+        let answer =
+            "```py\nprint(add(1, 2))\n```\n\n```python\ndef add(a, b):\n    return a + b\n```\n";
         let e = extract_code(answer, Language::Python, Some("def add"));
         assert_eq!(e.code, "def add(a, b):\n    return a + b\n");
         // Tags with more words and longer fences are read too.
         let e = extract_code("~~~~c++ title=x\nint g();\n~~~~\n", Language::Cpp, None);
-        assert_eq!((e.rule, e.code.as_str()), (ExtractionRule::FenceInLanguage, "int g();\n"));
+        assert_eq!(
+            (e.rule, e.code.as_str()),
+            (ExtractionRule::FenceInLanguage, "int g();\n")
+        );
     }
 
     #[test]
@@ -234,6 +239,9 @@ mod tests {
             &task,
             AnswerKind::Completion,
         );
-        assert_eq!(code, SampleCode::Solution("def add(a, b):\n    return a + b\n".into()));
+        assert_eq!(
+            code,
+            SampleCode::Solution("def add(a, b):\n    return a + b\n".into())
+        );
     }
 }

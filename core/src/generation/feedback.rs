@@ -15,7 +15,9 @@ Output: {{output}}
 Fix it, and answer with the whole corrected program in one code block.";
 
 /// The names a feedback template may use.
-pub const FEEDBACK_FIELDS: [&str; 6] = ["verdict", "case", "message", "output", "attempt", "language"];
+pub const FEEDBACK_FIELDS: [&str; 6] = [
+    "verdict", "case", "message", "output", "attempt", "language",
+];
 
 /// Characters of the failing execution's output the feedback quotes.
 pub const OUTPUT_EXCERPT: usize = 1000;
@@ -151,7 +153,9 @@ mod tests {
             message: Some("error: expected `;`".into()),
             ..base
         };
-        let text = Failure::of(&compile).unwrap().render(&default_template(), 1, Language::Rust);
+        let text = Failure::of(&compile)
+            .unwrap()
+            .render(&default_template(), 1, Language::Rust);
         // The lines of absent values are left out.
         assert_eq!(
             text,

@@ -178,7 +178,10 @@ fn parse_line(line: &str) -> Result<Vec<Piece>, String> {
                 .ok_or("a `{{` without its `}}` (write `\\{{` for literal braces)")?;
             let name = after[..end].trim();
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(format!("`{{{{{}}}}}` is not a placeholder name", &after[..end]));
+                return Err(format!(
+                    "`{{{{{}}}}}` is not a placeholder name",
+                    &after[..end]
+                ));
             }
             if !text.is_empty() {
                 pieces.push(Piece::Text(std::mem::take(&mut text)));
@@ -212,8 +215,7 @@ pub fn task_field(task: &Task, name: &str) -> Option<String> {
         "task_id" => task.id.0.clone(),
         "title" => task.title.clone(),
         "entry_point" => task.entry_point.clone()?,
-        "source" => source
-            .map(|s| s.name.clone().unwrap_or_else(|| s.kind.as_str().to_owned()))?,
+        "source" => source.map(|s| s.name.clone().unwrap_or_else(|| s.kind.as_str().to_owned()))?,
         "source_kind" => source?.kind.as_str().to_owned(),
         "source_name" => source?.name.clone()?,
         "topics" => metadata.topics.join(", "),
@@ -257,7 +259,10 @@ mod tests {
         assert!(scenario.contains("Topics: arithmetic, functions\nYear: 2019\n"));
         assert!(!scenario.contains("Source:"));
         assert!(!scenario.contains("Difficulty"));
-        assert_eq!(Template::builtin("completion").unwrap().answer, AnswerKind::Completion);
+        assert_eq!(
+            Template::builtin("completion").unwrap().answer,
+            AnswerKind::Completion
+        );
     }
 
     #[test]
@@ -272,9 +277,15 @@ mod tests {
         assert_eq!(t.render(&task()), "Task demo/1 {{literal}}\nend");
         let error = Template::parse("t.txt", "ok\n{{nope}}", AnswerKind::Solution, &TASK_FIELDS)
             .unwrap_err();
-        assert!(error.starts_with("t.txt:2: unknown placeholder `{{nope}}`"), "{error}");
+        assert!(
+            error.starts_with("t.txt:2: unknown placeholder `{{nope}}`"),
+            "{error}"
+        );
         let error =
             Template::parse("t.txt", "{{prompt", AnswerKind::Solution, &TASK_FIELDS).unwrap_err();
-        assert!(error.starts_with("t.txt:1: a `{{` without its `}}`"), "{error}");
+        assert!(
+            error.starts_with("t.txt:1: a `{{` without its `}}`"),
+            "{error}"
+        );
     }
 }
