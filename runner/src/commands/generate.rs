@@ -666,16 +666,15 @@ fn run_chain(
         );
         let failure = result.as_ref().and_then(Failure::of);
         journal.lock().expect("journal").append(&record, result)?;
-        progress.answered(tokens, failure.is_none() && settings.evaluator.is_some());
+        let again = failure.is_some() && attempt < args.attempts;
+        let passed = failure.is_none() && settings.evaluator.is_some();
+        progress.answered(tokens, passed, !again);
         match failure {
-            Some(failure) if attempt < args.attempts => {
+            Some(failure) if again => {
                 let feedback = failure.render(settings.feedback_template, attempt, task.language);
                 chain.past.push((answer.text, feedback));
             }
-            _ => {
-                progress.sample_done();
-                return Ok(());
-            }
+            _ => return Ok(()),
         }
     }
 }
@@ -872,9 +871,14 @@ impl Progress {
         }
     }
 
-    /// One more answer of `tokens` tokens; `counted` says whether it counts (passed, graded).
-    pub(crate) fn answered(&self, tokens: u64, counted: bool) {
+    /// One more answer of `tokens` tokens; `counted` says whether it counts (passed, graded),
+    /// `last` whether it finishes its sample.
+    pub(crate) fn answered(&self, tokens: u64, counted: bool, last: bool) {
         let mut counts = self.counts.lock().expect("counts");
+        if last {
+            counts.samples += 1;
+            self.bar.inc(1);
+        }
         counts.requests += 1;
         counts.tokens += tokens;
         counts.counted += u64::from(counted);
@@ -889,12 +893,6 @@ impl Progress {
                 self.bar.length().unwrap_or(0)
             );
         }
-    }
-
-    /// One more sample finished.
-    pub(crate) fn sample_done(&self) {
-        self.counts.lock().expect("counts").samples += 1;
-        self.bar.inc(1);
     }
 
     fn line(&self, counts: &Counts) -> String {

@@ -151,8 +151,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<()> {
                             let line = json!({"index": i, "grading": record});
                             let mut file = journal.lock().expect("journal");
                             writeln!(file, "{line}").context("cannot append to the journal")?;
-                            progress.answered(tokens, record.ungraded.is_none());
-                            progress.sample_done();
+                            progress.answered(tokens, record.ungraded.is_none(), true);
                             finished.lock().expect("finished").insert(i as u64, record);
                             Ok(())
                         },

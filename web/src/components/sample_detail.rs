@@ -104,7 +104,7 @@ pub fn result_view(
             .find(|(n, _)| n == name)
             .map(|(_, text)| text.clone())
     };
-    let figures = [
+    let mut figures = vec![
         ("verdict", r.verdict.as_str().to_owned()),
         ("fuel", r.fuel.to_string()),
         ("wall time", format!("{:.1} ms", r.wall_us as f64 / 1000.0)),
@@ -114,6 +114,13 @@ pub fn result_view(
         ),
         ("output", format!("{} bytes", r.output_bytes)),
     ];
+    // How the sample was generated, when the samples file said (`wasmeval generate` does).
+    if let Some(attempt) = r.info.attempt {
+        figures.push(("attempt", attempt.to_string()));
+    }
+    if let Some(rate) = r.info.rate() {
+        figures.push(("generation", format!("{rate:.1} tokens/s")));
+    }
     html! {
         <>
             <dl class="figures">
@@ -148,7 +155,36 @@ pub fn result_view(
             }
             { excerpt("stdout", &r.stdout) }
             { excerpt("stderr", &r.stderr) }
+            { grading_view(r) }
         </>
+    }
+}
+
+/// The LLM judge's grades, level probabilities and report (`wasmeval grade`), when the sample
+/// has them.
+fn grading_view(r: &SampleResult) -> Html {
+    let Some(grading) = &r.info.grading else {
+        return html! {};
+    };
+    let levels = |p: &[f64; 4]| {
+        p.iter()
+            .enumerate()
+            .map(|(i, p)| format!("{}: {:.0}%", i + 1, p * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    html! {
+        <section data-testid="grading">
+            <h3>{ format!("Graded by {}", grading.model) }</h3>
+            if let Some(grades) = &r.info.grades {
+                <p>{ format!("accuracy {}, completeness {} (of 4)", grades.accuracy, grades.completeness) }</p>
+            }
+            if let Some(why) = &grading.ungraded { <p class="message">{ format!("Ungraded: {why}") }</p> }
+            if let Some(d) = &grading.distribution {
+                <p class="hint">{ format!("level probabilities: accuracy {}; completeness {}", levels(&d.accuracy), levels(&d.completeness)) }</p>
+            }
+            if let Some(report) = &grading.report { { excerpt("Evaluator's report", report) } }
+        </section>
     }
 }
 
