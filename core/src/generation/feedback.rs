@@ -4,7 +4,7 @@
 
 use super::template::{AnswerKind, Template};
 use crate::results::{SampleResult, Verdict};
-use crate::task::Language;
+use crate::task::{Language, Task};
 
 /// The default feedback template; its placeholders are [`FEEDBACK_FIELDS`].
 pub const FEEDBACK_TEMPLATE: &str = "\
@@ -29,6 +29,9 @@ pub struct Failure {
     pub verdict: Verdict,
     /// The first failing case's name, when a case failed (not a compile error).
     pub case: Option<String>,
+    /// That case's test as the task states it (an assertion, a call and its expected value):
+    /// not in the default template, which keeps the tests hidden as benchmarks intend.
+    pub test: Option<String>,
     /// Its message, or the sample's.
     pub message: Option<String>,
     /// The start of what the program printed (stdout, then stderr).
@@ -36,8 +39,8 @@ pub struct Failure {
 }
 
 impl Failure {
-    /// The failure of `result`, or `None` when it passed.
-    pub fn of(result: &SampleResult) -> Option<Failure> {
+    /// The failure of `result`, a sample of `task`, or `None` when it passed.
+    pub fn of(result: &SampleResult, task: &Task) -> Option<Failure> {
         if result.verdict == Verdict::Passed {
             return None;
         }
@@ -54,6 +57,12 @@ impl Failure {
         Some(Failure {
             verdict: case.map_or(result.verdict, |c| c.verdict),
             case: case.map(|c| c.name.clone()),
+            test: case.and_then(|c| {
+                task.case_tests()
+                    .into_iter()
+                    .find(|(name, _)| *name == c.name)
+                    .map(|(_, test)| test)
+            }),
             message: case
                 .and_then(|c| c.message.clone())
                 .or_else(|| result.message.clone()),
@@ -66,6 +75,7 @@ impl Failure {
         template.render_with(|name| match name {
             "verdict" => Some(self.verdict.as_str().to_owned()),
             "case" => self.case.clone(),
+            "test" => self.test.clone(),
             "message" => self.message.clone(),
             "output" => Some(self.output.clone()),
             "attempt" => Some(attempt.to_string()),
@@ -141,7 +151,7 @@ mod tests {
             stdout: "x".repeat(1200),
             ..base.clone()
         };
-        let failure = Failure::of(&result).unwrap();
+        let failure = Failure::of(&result, &Task::default()).unwrap();
         let text = failure.render(&default_template(), 1, Language::Python);
         assert!(text.starts_with(
             "The code failed the tests: wrong_answer.\nFailing case: case 2\nMessage: assert \

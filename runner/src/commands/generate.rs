@@ -519,7 +519,7 @@ fn plan<'t>(
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_owned();
-                match Failure::of(&result) {
+                match Failure::of(&result, task) {
                     Some(failure) => {
                         let attempt = past.len() as u32 + 1;
                         past.push((
@@ -664,7 +664,7 @@ fn run_chain(
             tokens_source,
             result.as_ref(),
         );
-        let failure = result.as_ref().and_then(Failure::of);
+        let failure = result.as_ref().and_then(|r| Failure::of(r, task));
         journal.lock().expect("journal").append(&record, result)?;
         let again = failure.is_some() && attempt < args.attempts;
         let passed = failure.is_none() && settings.evaluator.is_some();
