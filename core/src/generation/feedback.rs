@@ -163,7 +163,7 @@ mod tests {
             message: Some("error: expected `;`".into()),
             ..base
         };
-        let text = Failure::of(&compile)
+        let text = Failure::of(&compile, &Task::default())
             .unwrap()
             .render(&default_template(), 1, Language::Rust);
         // The lines of absent values are left out.
