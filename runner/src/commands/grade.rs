@@ -257,7 +257,7 @@ fn grade(
             temperature: Some(if attempt == 0 { 0.0 } else { 0.7 }),
             max_tokens: Some(32),
             seed: Some(u64::from(attempt)),
-            logprobs: Some(5),
+            logprobs: Some(20),
             ..Sampling::default()
         };
         let answer = grader
