@@ -221,3 +221,33 @@ def test_answers_that_never_parse_leave_the_sample_ungraded(wasmeval_bin, proxy,
     assert sample["grading"]["tries"] == 2
     assert sample["grading"]["ungraded"].startswith("no grades after 2 tries")
     assert proxy.stats()["requests"] == 3  # one report, two grader tries
+
+
+def test_a_killed_grading_resumes_from_its_journal(wasmeval_bin, proxy, tmp_path):
+    samples = tmp_path / "samples.jsonl"
+    forced_generate(wasmeval_bin, proxy, samples, "--n", "4")
+    proxy.reset()
+    proxy.faults([{"delay": 0.3}] * 40)
+    args = [wasmeval_bin, "grade", "--samples", samples, "--tasks", FORCED_TASKS,
+            "--endpoint", proxy.url, "--model", "gemma", "--max-tokens", "16",
+            "--concurrency", "2", "--grader-extra-body", grammar_body("grades.gbnf")]
+    journal = tmp_path / "samples.graded.jsonl.partial"
+    first = subprocess.Popen(list(map(str, args)), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while ((not journal.exists() or journal.read_text().count("\n") < 2)
+           and time.monotonic() < deadline):
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    kept = journal.read_text().count("\n")
+    assert 2 <= kept < 8, kept
+    with open(journal, "a") as file:
+        file.write('{"index": 7, "gra')
+    proxy.reset()
+    wasmeval(*args)
+    graded = read_jsonl(tmp_path / "samples.graded.jsonl")
+    assert len(graded) == 8 and all("grades" in s for s in graded)
+    # Two requests (report, grade) per sample the journal did not hold.
+    assert proxy.stats()["requests"] == 2 * (8 - kept)
+    assert not journal.exists()

@@ -433,8 +433,8 @@ impl Journal {
 }
 
 /// Opens `path` for appending, creating it, and returns its complete lines' text after cutting a
-/// partial last line.
-fn open_appending(path: &Path) -> anyhow::Result<(File, String)> {
+/// partial last line (shared with `grade`'s journal).
+pub(crate) fn open_appending(path: &Path) -> anyhow::Result<(File, String)> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

@@ -9,7 +9,7 @@
 //! `grades` (which the EPAM score reads) and `grading` (report, answer, level probabilities).
 
 use crate::cli::ModelArgs;
-use crate::commands::generate::Progress;
+use crate::commands::generate::{open_appending, Progress};
 use crate::errors::ExpectedError::BadInput;
 use crate::input::{self, SampleLine};
 use crate::model_client::{Api, ClientError, Message, ModelClient, Prompt, Sampling};
@@ -90,7 +90,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<()> {
         }
     }
     let journal_path = partial_name(&out);
-    let mut done = read_journal(&journal_path)?;
+    // Opened first: a partial last line a kill left is cut before the journal is read.
+    let (journal_file, journal_text) = open_appending(&journal_path)?;
+    let mut done = read_journal(&journal_text);
     if done.is_empty() && out.exists() {
         // A finished grading: its records keep their grades.
         done = graded_in(&out, &tasks)?;
@@ -125,13 +127,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<()> {
         args.model.model,
         evaluator.url()
     );
-    let journal = Mutex::new(
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&journal_path)
-            .with_context(|| format!("cannot open {}", journal_path.display()))?,
-    );
+    let journal = Mutex::new(journal_file);
     let progress = Progress::new(to_grade.len() as u64, "graded");
     let queue = Mutex::new(to_grade);
     let stop = AtomicBool::new(false);
@@ -148,9 +144,14 @@ pub fn run(args: GradeArgs) -> anyhow::Result<()> {
                     let task = by_id[&sample.task_id];
                     let graded = grade(&args, &evaluator, &grader, task, sample).and_then(
                         |(record, tokens)| {
-                            let line = json!({"index": i, "grading": record});
-                            let mut file = journal.lock().expect("journal");
-                            writeln!(file, "{line}").context("cannot append to the journal")?;
+                            let line = format!("{}\n", json!({"index": i, "grading": record}));
+                            // One write of a whole line: a kill leaves at worst a partial last
+                            // line, which the next open cuts.
+                            journal
+                                .lock()
+                                .expect("journal")
+                                .write_all(line.as_bytes())
+                                .context("cannot append to the journal")?;
                             progress.answered(tokens, record.ungraded.is_none(), true);
                             finished.lock().expect("finished").insert(i as u64, record);
                             Ok(())
@@ -304,13 +305,8 @@ fn partial_name(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The gradings a journal holds, by sample index; a partial last line (a kill) is dropped.
-fn read_journal(path: &Path) -> anyhow::Result<BTreeMap<u64, GradingRecord>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+/// The gradings a journal's text holds, by sample index.
+fn read_journal(text: &str) -> BTreeMap<u64, GradingRecord> {
     let mut done = BTreeMap::new();
     for line in text.lines() {
         #[derive(serde::Deserialize)]
@@ -322,7 +318,7 @@ fn read_journal(path: &Path) -> anyhow::Result<BTreeMap<u64, GradingRecord>> {
             done.insert(entry.index, entry.grading);
         }
     }
-    Ok(done)
+    done
 }
 
 /// The gradings of a graded samples file written earlier.
