@@ -163,9 +163,11 @@ mod tests {
             message: Some("error: expected `;`".into()),
             ..base
         };
-        let text = Failure::of(&compile, &Task::default())
-            .unwrap()
-            .render(&default_template(), 1, Language::Rust);
+        let text = Failure::of(&compile, &Task::default()).unwrap().render(
+            &default_template(),
+            1,
+            Language::Rust,
+        );
         // The lines of absent values are left out.
         assert_eq!(
             text,
