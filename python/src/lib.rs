@@ -129,6 +129,7 @@ impl Evaluator {
             timeout,
             output: output.unwrap_or(defaults.output),
             disk: defaults.disk,
+            fuel_from_time_limit: fuel.is_none(),
         };
         // At most the shared sandbox's workers: its instance pool is sized for that many.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

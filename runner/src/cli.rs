@@ -143,11 +143,19 @@ fn help(args: HelpArgs) -> anyhow::Result<()> {
 /// remaining cases are `not run`. Memory and output are limits of each execution.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
-    /// Instruction budget per sample, shared by its cases (wasmtime fuel; 1e10 is about 1.2 s of sandboxed CPU, 19 times
-    /// what the slowest correct pure-Python HumanEval sample needs); deterministic, so the same program gets the
-    /// same verdict on any machine.
-    #[arg(long, default_value = "1e10", value_parser = parse_count, value_name = "UNITS")]
-    pub fuel: u64,
+    /// Instruction budget per sample, shared by its cases (wasmtime fuel); deterministic, so the
+    /// same program gets the same verdict on any machine. 1e10 is about 1.2 s of sandboxed CPU,
+    /// or 0.2 to 0.45 s of the host's CPython (bench/fuel_rate.py). [default: the task's
+    /// `time_limit` as --time-limit would, else 1e10]
+    #[arg(long, value_parser = parse_count, value_name = "UNITS")]
+    pub fuel: Option<u64>,
+    /// The budget of a reference harness's time limit: the fuel SECONDS of the host's CPython
+    /// burn, at 5.7e10 per second (the largest rate bench/fuel_rate.py measured), so a program
+    /// the reference finishes in time fits (human-eval: 3, 1.7e11 fuel, about 20 s sandboxed
+    /// for an endless loop). --fuel overrides it; a task's own `time_limit` applies when neither
+    /// is given.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with = "fuel")]
+    pub time_limit: Option<f64>,
     /// Largest linear memory of each execution (accepts KiB, MiB, GiB suffixes).
     #[arg(long, default_value = "512MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub memory: u64,
@@ -166,13 +174,30 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The sandbox limits these flags describe.
     pub fn limits(&self) -> crate::sandbox::Limits {
+        let fuel = match (self.fuel, self.time_limit) {
+            (Some(fuel), _) => fuel,
+            (None, Some(seconds)) => crate::sandbox::Limits::fuel_for_seconds(seconds),
+            (None, None) => DEFAULT_FUEL,
+        };
         crate::sandbox::Limits {
-            fuel: self.fuel,
+            fuel,
             memory: self.memory,
             timeout: self.timeout,
             output: self.output_limit,
             disk: self.disk,
+            fuel_from_time_limit: self.fuel.is_none() && self.time_limit.is_none(),
         }
+    }
+}
+
+/// The fuel of a sample when neither flag nor task says (about 1.2 s of sandboxed CPU).
+pub const DEFAULT_FUEL: u64 = 10_000_000_000;
+
+/// Parses a positive number of seconds (`3`, `2.5`).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => Ok(seconds),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
     }
 }
 

@@ -133,6 +133,7 @@ impl Problem {
             description,
             entry_point: None,
             prelude: String::new(),
+            time_limit: None,
             metadata: Metadata {
                 source,
                 topics,

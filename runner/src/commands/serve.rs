@@ -95,10 +95,15 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // The sandbox and evaluator live as long as the process.
     let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(workers)?));
     let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
+    // The server's limits are maxima: a task's time limit never raises them.
+    let limits = crate::sandbox::Limits {
+        fuel_from_time_limit: false,
+        ..args.limits.limits()
+    };
     let (evaluator, languages) = Evaluator::with_every_runtime(
         sandbox,
         &args.runtime,
-        args.limits.limits(),
+        limits,
         args.allow_unconfined_compilation,
         &helper,
     );

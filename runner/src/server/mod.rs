@@ -345,6 +345,8 @@ impl RequestLimits {
             }),
             output: self.output.map_or(maxima.output, |v| v.min(maxima.output)),
             disk: self.disk.map_or(maxima.disk, |v| v.min(maxima.disk)),
+            // The server's limits are maxima: a task's time limit never raises them.
+            fuel_from_time_limit: false,
         }
     }
 }

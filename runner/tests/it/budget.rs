@@ -61,3 +61,32 @@ fn every_execution_gets_a_fresh_tmp() {
     // The second case would print `seen` had it found the first case's file.
     assert_eq!(case_verdicts(fresh), ["passed", "passed"], "{fresh}");
 }
+
+/// A task's `time_limit` (a reference harness's, in native seconds) sets its samples' fuel when no
+/// flag does: a loop of about 1.4e10 fuel passes under a 0.5 s limit (2.85e10) and runs out of
+/// the 1e10 default without one; `--fuel` overrides both, `--time-limit` applies to every task.
+#[test]
+fn a_tasks_time_limit_sets_its_budget_unless_a_flag_does() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("time-limit");
+    let verdicts = |extra: &[&str], name: &str| -> Vec<String> {
+        let out = work.path().join(name);
+        run(&tasks, &samples, &out, extra);
+        results(&out)
+            .iter()
+            .map(|r| match r["verdict"].as_str().unwrap() {
+                "timeout" => format!("timeout({})", r["timeout_cause"].as_str().unwrap()),
+                verdict => verdict.to_owned(),
+            })
+            .collect()
+    };
+    assert_eq!(verdicts(&[], "default"), ["passed", "timeout(fuel)"]);
+    assert_eq!(
+        verdicts(&["--fuel", "1e10"], "fuel"),
+        ["timeout(fuel)", "timeout(fuel)"]
+    );
+    assert_eq!(
+        verdicts(&["--time-limit", "0.5"], "time-limit"),
+        ["passed", "passed"]
+    );
+}

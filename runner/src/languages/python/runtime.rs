@@ -151,6 +151,7 @@ fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result
         timeout: std::time::Duration::from_secs(120),
         output: 64 << 20,
         disk: 0,
+        fuel_from_time_limit: false,
     };
     let execution = sandbox.run(&runtime.module, runtime.entry, &invocation, &limits)?;
     match execution.exit {
