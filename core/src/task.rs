@@ -43,6 +43,9 @@ pub enum Language {
     /// JavaScript, run by a JS engine compiled to WASI.
     #[serde(alias = "JavaScript", alias = "js")]
     Javascript,
+    /// TypeScript: its types stripped on the host, then run as JavaScript (types are not checked).
+    #[serde(alias = "TypeScript", alias = "ts")]
+    Typescript,
     /// Java: tasks can be read, filtered and reported, but no Java toolchain is reachable from the
     /// registries wasmeval installs from, so Java samples are not run.
     #[serde(alias = "Java")]
@@ -51,12 +54,13 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order reports list them.
-    pub const ALL: [Language; 6] = [
+    pub const ALL: [Language; 7] = [
         Language::Python,
         Language::C,
         Language::Cpp,
         Language::Rust,
         Language::Javascript,
+        Language::Typescript,
         Language::Java,
     ];
 
@@ -68,6 +72,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::Rust => "rust",
             Language::Javascript => "javascript",
+            Language::Typescript => "typescript",
             Language::Java => "java",
         }
     }
@@ -80,6 +85,7 @@ impl Language {
             Language::Cpp => "C++",
             Language::Rust => "Rust",
             Language::Javascript => "JavaScript",
+            Language::Typescript => "TypeScript",
             Language::Java => "Java",
         }
     }
@@ -92,6 +98,7 @@ impl Language {
             "cpp" | "c++" | "cxx" => Language::Cpp,
             "rust" | "rs" => Language::Rust,
             "javascript" | "js" => Language::Javascript,
+            "typescript" | "ts" => Language::Typescript,
             "java" => Language::Java,
             _ => return None,
         })

@@ -3,6 +3,7 @@
 
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
+use crate::languages::typescript::TypeScript;
 use crate::languages::{self, Context, LanguageRoute};
 use crate::sandbox::{Limits, Sandbox};
 use crate::toolchain::{CompileLimits, Toolchains};
@@ -15,7 +16,12 @@ use wasmeval_core::{Language, Sample, SampleCode, SampleResult, Task, TaskId};
 pub fn can_run(language: Language) -> bool {
     matches!(
         language,
-        Language::Python | Language::Rust | Language::C | Language::Cpp | Language::Javascript
+        Language::Python
+            | Language::Rust
+            | Language::C
+            | Language::Cpp
+            | Language::Javascript
+            | Language::Typescript
     )
 }
 
@@ -27,6 +33,8 @@ pub struct Evaluator<'a> {
     pub python: Option<PythonRuntime>,
     /// The JavaScript guest, when the run has JavaScript samples.
     pub javascript: Option<JsRuntime>,
+    /// TypeScript: the JavaScript guest behind a type stripper, when JavaScript is loaded.
+    pub typescript: Option<TypeScript>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
     /// Where compiled modules' machine code is cached.
@@ -74,7 +82,7 @@ impl<'a> Evaluator<'a> {
         };
         let javascript = match javascript.and_then(|js| js.load(sandbox, &module_cache)) {
             Ok(js) => {
-                languages.push(Language::Javascript);
+                languages.extend([Language::Javascript, Language::Typescript]);
                 Some(js)
             }
             Err(error) => {
@@ -104,6 +112,7 @@ impl<'a> Evaluator<'a> {
         let evaluator = Evaluator {
             sandbox,
             python,
+            typescript: javascript.clone().map(TypeScript::new),
             javascript,
             toolchains,
             module_cache,
@@ -201,6 +210,7 @@ impl<'a> Evaluator<'a> {
         match language {
             Language::Python => loaded(&self.python, "Python runtime"),
             Language::Javascript => loaded(&self.javascript, "JavaScript runtime"),
+            Language::Typescript => loaded(&self.typescript, "JavaScript runtime"),
             Language::Rust | Language::C | Language::Cpp => loaded(&self.toolchains, "compilers"),
             other => anyhow::bail!("samples in {other} cannot be run yet"),
         }

@@ -272,7 +272,8 @@ impl Problem {
                     entry,
                 )
             }
-            Language::Java | Language::C => {
+            // HumanEval-X has no TypeScript; its language names never map to it.
+            Language::Java | Language::C | Language::Typescript => {
                 let entry = None;
                 (self.prompt, self.test, entry)
             }

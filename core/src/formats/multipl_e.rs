@@ -60,10 +60,11 @@ impl Problem {
             "cpp" => Language::Cpp,
             "rs" => Language::Rust,
             "js" => Language::Javascript,
+            "ts" => Language::Typescript,
             "py" => Language::Python,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts or py)",
                     self.name
                 ))
             }
@@ -83,8 +84,13 @@ impl Problem {
         let converted = match language {
             Language::Cpp => compiled_asserts::cpp_calls(&tests),
             Language::Rust => compiled_asserts::rust_calls(&tests),
-            Language::Javascript => {
-                javascript_asserts::multipl_e_test(&tests)
+            // TypeScript's tests are JavaScript's after one declaration that types `require`.
+            Language::Javascript | Language::Typescript => {
+                let untyped = tests.trim_start();
+                let untyped = untyped
+                    .strip_prefix("declare var require: any;")
+                    .unwrap_or(untyped);
+                javascript_asserts::multipl_e_test(untyped)
                     .ok()
                     .map(|(entry_point, cases)| TestSuite::Calls {
                         setup: String::new(),
@@ -241,8 +247,34 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js or py)"
+             cpp, rs, js, ts or py)"
         );
+    }
+
+    #[test]
+    fn typescript_tests_become_host_judged_calls() {
+        let tasks = parse_tasks(
+            "ts.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/ts.jsonl"),
+        )
+        .unwrap();
+        assert!(tasks.len() >= 10);
+        for task in &tasks {
+            assert_eq!(task.language, Language::Typescript);
+            // Its tests expect `undefined`, which is not plain data: an assertion it stays.
+            if task.id.0 == "HumanEval_12_longest" {
+                assert!(matches!(task.tests[0], TestSuite::Assertions { .. }));
+                continue;
+            }
+            let TestSuite::Calls {
+                entry_point, cases, ..
+            } = &task.tests[0]
+            else {
+                panic!("{}: not converted to calls: {:?}", task.id, task.tests[0]);
+            };
+            assert_eq!(Some(entry_point), task.entry_point.as_ref());
+            assert!(!cases.is_empty());
+        }
     }
 
     #[test]

@@ -101,6 +101,7 @@ fn tag_names(tag: &str, language: Language) -> bool {
     let aliases: &[&str] = match language {
         Language::Python => &["python", "py", "python3"],
         Language::Javascript => &["javascript", "js", "node", "mjs"],
+        Language::Typescript => &["typescript", "ts"],
         Language::Cpp => &["cpp", "c++", "cc", "cxx", "hpp"],
         Language::C => &["c", "h"],
         Language::Rust => &["rust", "rs"],
@@ -177,7 +178,9 @@ pub fn sample_code(answer: &str, task: &Task, kind: AnswerKind) -> (SampleCode, 
 fn defines_function(code: &str, name: &str, language: Language) -> bool {
     let patterns: Vec<String> = match language {
         Language::Python => vec![format!("def {name}(")],
-        Language::Javascript => vec![format!("function {name}("), format!("{name} = ")],
+        Language::Javascript | Language::Typescript => {
+            vec![format!("function {name}("), format!("{name} = ")]
+        }
         Language::Rust => vec![format!("fn {name}(")],
         Language::C | Language::Cpp | Language::Java => vec![format!(" {name}(")],
     };

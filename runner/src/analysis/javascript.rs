@@ -1,4 +1,7 @@
-//! JavaScript (tree-sitter-javascript): node kinds for the metrics of the module documentation.
+//! JavaScript (tree-sitter-javascript) and TypeScript (tree-sitter-typescript, whose grammar
+//! extends JavaScript's with the same node kinds plus types): node kinds for the metrics of the
+//! module documentation. Type-only declarations (`interface`, `type`, signatures) are not
+//! statements, as they do not run.
 //!
 //! `if`/`else if` chains through `else` clauses holding an `if`; `for`, `for in`/`for of`,
 //! `while`, `do` are loops; `switch` is a switch, `default:` its default case; `catch` is a catch;
@@ -13,8 +16,15 @@
 use super::{bool_op, if_chain, operator_token, text, Construct, Grammar};
 use tree_sitter::Node;
 
-/// The JavaScript grammar.
-pub(crate) struct JavaScript;
+/// The JavaScript grammar, or TypeScript's.
+pub(crate) struct JavaScript {
+    typescript: bool,
+}
+
+/// JavaScript.
+pub(crate) const JAVASCRIPT: JavaScript = JavaScript { typescript: false };
+/// TypeScript.
+pub(crate) const TYPESCRIPT: JavaScript = JavaScript { typescript: true };
 
 const STATEMENTS: &[&str] = &[
     "expression_statement",
@@ -38,11 +48,17 @@ const STATEMENTS: &[&str] = &[
     "class_declaration",
     "import_statement",
     "method_definition",
+    // TypeScript's `enum` runs (it becomes an object; a `namespace` is an expression statement
+    // in this grammar); its types do not.
+    "enum_declaration",
 ];
 
 impl Grammar for JavaScript {
     fn language(&self) -> tree_sitter::Language {
-        tree_sitter_javascript::LANGUAGE.into()
+        match self.typescript {
+            true => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            false => tree_sitter_javascript::LANGUAGE.into(),
+        }
     }
 
     fn is_comment(&self, node: Node, _source: &str) -> bool {

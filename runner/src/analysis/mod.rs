@@ -126,7 +126,8 @@ pub fn analyze_or_why(language: Language, source: &str) -> Result<CodeMetrics, N
         Language::Rust => &rust::Rust,
         Language::C => &c::C,
         Language::Cpp => &c::CPP,
-        Language::Javascript => &javascript::JavaScript,
+        Language::Javascript => &javascript::JAVASCRIPT,
+        Language::Typescript => &javascript::TYPESCRIPT,
         Language::Java => return Err(NotAnalysed::Language),
     };
     let tree = parse(language, grammar, source).ok_or(NotAnalysed::SyntaxErrors)?;
@@ -750,5 +751,30 @@ mod tests {
     fn empty_source() {
         let metrics = analyze(Language::Python, "").unwrap();
         assert_eq!((metrics.loc, metrics.cloc, metrics.cyclomatic), (0, 0, 1));
+    }
+
+    /// TypeScript's metrics are JavaScript's for the same code: types add no statement, branch or
+    /// line of logic, while `enum` and `namespace` (which run) count as statements.
+    #[test]
+    fn typescript_counts_as_the_same_javascript_without_its_types() {
+        let typed = "interface P {\n  x: number;\n}\ntype N = number;\n\
+                     function f(xs: number[], limit: N): number {\n  let total: number = 0;\n\
+                     for (const x of xs) {\n    if (x > limit && x % 2 === 0) total += x as number;\n  }\n\
+                     return total > 0 ? total : -1;\n}\n";
+        let untyped = "\n\n\n\n\
+                       function f(xs, limit) {\n  let total = 0;\n\
+                       for (const x of xs) {\n    if (x > limit && x % 2 === 0) total += x;\n  }\n\
+                       return total > 0 ? total : -1;\n}\n";
+        let ts = analyze(Language::Typescript, typed).unwrap();
+        let js = analyze(Language::Javascript, untyped).unwrap();
+        assert_eq!(
+            (ts.nos, ts.lloc, ts.cyclomatic, ts.cognitive, ts.max_nesting),
+            (js.nos, js.lloc, js.cyclomatic, js.cognitive, js.max_nesting)
+        );
+        // for, if, &&, ?: ; the function, let, for, if, `+=` and return.
+        assert_eq!((ts.cyclomatic, ts.nos), (5, 6));
+        let with_enum =
+            analyze(Language::Typescript, "enum C {\n  A,\n}\nnamespace N {}\n").unwrap();
+        assert_eq!(with_enum.nos, 2);
     }
 }

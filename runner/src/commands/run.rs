@@ -9,6 +9,7 @@ use crate::input;
 use crate::input::SampleLine;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
+use crate::languages::typescript::TypeScript;
 use crate::sandbox::{cache, Sandbox};
 use crate::store::{FolderLock, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
@@ -307,7 +308,7 @@ pub(crate) fn load_evaluator<'s>(
         )?),
         false => None,
     };
-    let javascript = match needs(Language::Javascript) {
+    let javascript = match needs(Language::Javascript) || needs(Language::Typescript) {
         true => Some(JsRuntime::find(
             sandbox,
             &runtime.js_runtime_dir(),
@@ -337,6 +338,7 @@ pub(crate) fn load_evaluator<'s>(
     Ok(Evaluator {
         sandbox,
         python,
+        typescript: javascript.clone().map(TypeScript::new),
         javascript,
         toolchains,
         module_cache,

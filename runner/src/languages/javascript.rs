@@ -38,7 +38,9 @@ struct Manifest {
     module: PathBuf,
 }
 
-/// The loaded JavaScript guest, compiled for the sandbox's engine (and cached).
+/// The loaded JavaScript guest, compiled for the sandbox's engine (and cached). Cloning shares
+/// the compiled module.
+#[derive(Clone)]
 pub struct JsRuntime {
     module: Module,
     sha256: String,

@@ -6,12 +6,14 @@
 //! - [`python`]: CPython as an interpreter guest; one harness run judges every assertion,
 //!   alternative and `calls` case.
 //! - [`javascript`]: QuickJS-NG as an interpreter guest; one run per case.
+//! - [`typescript`]: the JavaScript guest behind oxc's type stripper, run on the host.
 //! - [`compiled`]: C, C++ and Rust, compiled (confined) into a module per assertion case and one
 //!   for the whole program.
 
 pub mod compiled;
 pub mod javascript;
 pub mod python;
+pub mod typescript;
 
 use crate::analysis;
 use crate::sandbox::{

@@ -51,6 +51,7 @@ fn language(name: &str) -> Option<Language> {
     match name {
         "python" => Some(Language::Python),
         "nodejs" | "js" | "javascript" => Some(Language::Javascript),
+        "typescript" | "ts" => Some(Language::Typescript),
         "cpp" => Some(Language::Cpp),
         "c" => Some(Language::C),
         "rust" => Some(Language::Rust),
@@ -254,6 +255,7 @@ mod tests {
     #[test]
     fn language_names_are_sandbox_fusions() {
         assert_eq!(language("nodejs"), Some(Language::Javascript));
+        assert_eq!(language("typescript"), Some(Language::Typescript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
         assert_eq!(language("go"), None);
     }

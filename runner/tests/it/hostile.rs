@@ -130,6 +130,8 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ),
         ("js", "task.json", run_time_corpus("js", "js")),
         ("js", "calls_task.json", calls_corpus("js", "js")),
+        ("ts", "task.json", run_time_corpus("ts", "ts")),
+        ("ts", "calls_task.json", calls_corpus("ts", "ts")),
         ("c", "task.json", run_time_corpus("c", "c")),
         ("c", "assertion_task.json", assertion_corpus("c", "c")),
         ("cpp", "task.json", run_time_corpus("cpp", "cpp")),

@@ -21,3 +21,4 @@ mod serve;
 mod shards;
 mod support;
 mod toolchain;
+mod typescript;

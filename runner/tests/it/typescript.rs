@@ -1,0 +1,65 @@
+//! TypeScript samples end to end: types stripped on the host, then the JavaScript guest runs them.
+//! MultiPL-E `ts` tasks with hand-written solutions (tests/fixtures/multipl-e/ts*.jsonl), compile
+//! errors that name their line, and the hostile corpus (tests/hostile/ts).
+
+use crate::hostile::{calls_corpus, check_corpus, check_corpus_against, run_time_corpus};
+use crate::support::{repo, results, run};
+use serde_json::json;
+
+#[test]
+fn hand_written_multipl_e_typescript_solutions_pass_and_are_judged_on_the_host() {
+    let fixtures = repo().join("tests/fixtures/multipl-e");
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    run(
+        &fixtures.join("ts.jsonl"),
+        &fixtures.join("ts_solutions.jsonl"),
+        &out,
+        &[],
+    );
+    let results = results(&out);
+    assert!(results.len() >= 10, "{} solutions", results.len());
+    for result in &results {
+        assert_eq!(result["verdict"], "passed", "{result}");
+        // `undefined` is not plain data, so a test expecting it stays a guest-run assertion.
+        let judge = match result["task_id"] == "HumanEval_12_longest" {
+            true => "guest",
+            false => "host",
+        };
+        for case in result["cases"].as_array().unwrap() {
+            assert_eq!(case["judged_by"], judge, "{result}");
+        }
+    }
+}
+
+#[test]
+fn wrong_answers_fail_and_untypeable_syntax_is_a_compile_error_naming_its_line() {
+    let tasks = repo().join("tests/fixtures/multipl-e/ts.jsonl");
+    let work = tempfile::tempdir().unwrap();
+    let samples = work.path().join("samples.jsonl");
+    let records = [
+        // Right with a type error: types are not checked.
+        json!({"task_id": "HumanEval_23_strlen", "completion": "  const n: string = string.length as any;\n  return n as unknown as number;\n}\n"}),
+        json!({"task_id": "HumanEval_23_strlen", "completion": "  return string.length + 1;\n}\n"}),
+        json!({"task_id": "HumanEval_23_strlen", "completion": "  return string.length;\n}\nfunction (x: number {\n"}),
+    ];
+    let text: String = records.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(&samples, text).unwrap();
+    let out = work.path().join("out");
+    run(&tasks, &samples, &out, &[]);
+    let results = results(&out);
+    let verdicts: Vec<&str> = results
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["passed", "wrong_answer", "compile_error"]);
+    // The prompt is four lines, so the completion's third is line 7 of the program.
+    let message = results[2]["message"].as_str().unwrap();
+    assert!(message.contains("program.ts: line 7, column "), "{message}");
+}
+
+#[test]
+fn every_hostile_typescript_program_gets_its_expected_verdict() {
+    check_corpus("ts", &run_time_corpus("ts", "ts"), 14);
+    check_corpus_against("ts", "calls_task.json", &calls_corpus("ts", "ts"), 2);
+}
