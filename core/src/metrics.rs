@@ -222,6 +222,21 @@ pub struct Metrics {
     /// Samples that say which attempt they are (without any, #attempt_k takes file order).
     #[serde(default)]
     pub attempted: u64,
+    /// Samples not run because their language has no guest or compiler yet (verdict
+    /// `unsupported_language`): counted here and in no other figure, so that a benchmark with
+    /// Java tasks scores what could run instead of counting Java as failed.
+    #[serde(default, skip_serializing_if = "crate::results::is_zero")]
+    pub not_run: u64,
+}
+
+impl Metrics {
+    /// How many samples ended with `verdict`, those not run ([`Metrics::not_run`]) included.
+    pub fn samples_with(&self, verdict: Verdict) -> u64 {
+        match verdict {
+            Verdict::UnsupportedLanguage => self.not_run,
+            other => self.verdicts.get(&other).copied().unwrap_or(0),
+        }
+    }
 }
 
 /// Fraction of a sample's cases that passed; a sample without cases (it failed to build, or the
@@ -307,7 +322,7 @@ impl CaseTotals {
     /// The totals of `results`, summed in their order.
     pub fn of<'a>(results: impl IntoIterator<Item = &'a SampleResult>) -> Self {
         let mut totals = CaseTotals::default();
-        for result in results {
+        for result in results.into_iter().filter(|r| is_run(r)) {
             if result.cases.is_empty() {
                 totals.cases += 1;
                 totals.failed += u64::from(result.verdict != Verdict::Passed);
@@ -323,6 +338,11 @@ impl CaseTotals {
         }
         totals
     }
+}
+
+/// Whether `result` was run: every figure but [`Metrics::not_run`] counts only such results.
+pub fn is_run(result: &SampleResult) -> bool {
+    result.verdict != Verdict::UnsupportedLanguage
 }
 
 /// The key of a unit: a task id and a model.
@@ -389,7 +409,13 @@ pub fn score_units<'u, 'a: 'u>(
     let (mut ratio_sum, mut ratio_units) = (0.0, 0u64);
     let mut attempts_sum = 0.0;
     let (mut epam_sum, mut graded, mut attempted) = (0.0, 0u64, 0u64);
+    let mut not_run = 0u64;
     for unit in units {
+        let run: Vec<&SampleResult> = unit.results.iter().copied().filter(|r| is_run(r)).collect();
+        not_run += (unit.results.len() - run.len()) as u64;
+        if run.is_empty() {
+            continue;
+        }
         unit_count += 1;
         // Same task as the unit before: the same string, often the same allocation.
         if !previous_task.is_some_and(|p| std::ptr::eq(p, unit.key.0) || p == unit.key.0) {
@@ -399,7 +425,7 @@ pub fn score_units<'u, 'a: 'u>(
         let mut unit_passed = 0u64;
         cases += unit.cases.cases;
         failed_cases += unit.cases.failed;
-        for result in &unit.results {
+        for result in &run {
             samples += 1;
             unit_passed += u64::from(result.verdict == Verdict::Passed);
             verdict_counts[result.verdict as usize] += 1;
@@ -415,12 +441,10 @@ pub fn score_units<'u, 'a: 'u>(
             }
         }
         passed += unit_passed;
-        counts.push((unit.results.len() as u64, unit_passed));
-        if !unit.results.is_empty() {
-            ratio_sum += unit.cases.ratio_sum / unit.results.len() as f64;
-            ratio_units += 1;
-        }
-        attempts_sum += f64::from(attempts_until_pass(&unit.results, options.attempt_k));
+        counts.push((run.len() as u64, unit_passed));
+        ratio_sum += unit.cases.ratio_sum / run.len() as f64;
+        ratio_units += 1;
+        attempts_sum += f64::from(attempts_until_pass(&run, options.attempt_k));
     }
     let pass_at_k = PassAtK(
         options
@@ -465,6 +489,7 @@ pub fn score_units<'u, 'a: 'u>(
         attempt_k: options.attempt_k,
         graded,
         attempted,
+        not_run,
         epam: (graded > 0).then(|| epam_sum / graded as f64),
     }
 }
@@ -524,6 +549,29 @@ mod tests {
                 info: SampleInfo::default(),
             })
         }
+    }
+
+    #[test]
+    fn samples_not_run_are_counted_apart_from_every_figure() {
+        let mut not_run = result("java/1", "m", 2, &[]);
+        not_run.verdict = Verdict::UnsupportedLanguage;
+        let alone = result("java/2", "m", 3, &[]);
+        let alone = SampleResult {
+            verdict: Verdict::UnsupportedLanguage,
+            ..alone
+        };
+        let run = [
+            result("py/1", "m", 0, &[true, false]),
+            result("py/1", "m", 1, &[true, true]),
+        ];
+        let options = ScoreOptions::default();
+        let with = score([&run[0], &run[1], &not_run, &alone], &options);
+        let without = score(&run, &options);
+        assert_eq!(with.not_run, 2);
+        assert_eq!(with.samples_with(Verdict::UnsupportedLanguage), 2);
+        // Everything else is the run samples' alone: a task with only samples not run is no task.
+        assert_eq!(Metrics { not_run: 0, ..with }, without);
+        assert_eq!((without.tasks, without.samples), (1, 2));
     }
 
     /// Exact pass@k as a fraction of two u128 binomials, for n up to about 120.

@@ -77,11 +77,24 @@ pub const DISTRIBUTION_FACETS: [Facet; 3] = [
 impl Report {
     /// What the selection holds, in one line, the same in the command line and the site:
     /// `20 tasks with samples (of 164 selected), 2000 samples scored` when some selected tasks
-    /// have no sample, else `164 tasks selected, 16400 samples scored`.
+    /// have no sample, else `164 tasks selected, 16400 samples scored`; then how many samples
+    /// were not run for want of a guest for their language, when any were.
     pub fn headline(&self) -> String {
         let count =
             |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let samples = count(self.overall.samples, "sample", "samples");
+        let headline = self.scored_headline(&samples, count);
+        match self.overall.not_run {
+            0 => headline,
+            n => format!(
+                "{headline}; {} not run (unsupported_language: no guest for their language yet), \
+                 counted apart",
+                count(n, "sample", "samples")
+            ),
+        }
+    }
+
+    fn scored_headline(&self, samples: &str, count: impl Fn(u64, &str, &str) -> String) -> String {
         if self.overall.tasks < self.tasks {
             format!(
                 "{} with samples (of {} selected), {samples} scored",
@@ -252,6 +265,10 @@ impl Report {
         if epam {
             headers.push("epam".into());
         }
+        let not_run = self.overall.not_run > 0;
+        if not_run {
+            headers.push("not_run".into());
+        }
         let row = |keys: Vec<String>, m: &Metrics| -> (Vec<String>, Vec<Option<f64>>) {
             let mut values: Vec<Option<f64>> = vec![None; keys.len()];
             values.extend([m.samples, m.tasks, m.passed].map(|n| Some(n as f64)));
@@ -273,6 +290,11 @@ impl Report {
             cells.extend([m.samples, m.tasks, m.passed].map(|n| n.to_string()));
             let first_metric = cells.len();
             cells.extend(values[first_metric..].iter().map(|v| number(*v)));
+            if not_run {
+                // A count, like `samples`: no decimals.
+                values.push(Some(m.not_run as f64));
+                cells.push(m.not_run.to_string());
+            }
             (cells, values)
         };
         let (rows, values) = if self.facets.is_empty() {
@@ -600,6 +622,10 @@ pub fn column_help(header: &str) -> Option<String> {
             "solvability" => {
                 "solvability: the share of (task, model) pairs in which at least one sample passed \
                  (MBUPP, docs/metrics.md)"
+            }
+            "not_run" => {
+                "samples not run because their language has no guest or compiler yet (verdict \
+                 unsupported_language, e.g. Java): counted apart, in no other column"
             }
             "epam" => {
                 "EPAM score: 0.4 accuracy + 0.4 completeness (graded 0 to 4) + 0.1 generation rate + \

@@ -26,11 +26,14 @@ pub enum Verdict {
     CompileError,
     /// wasmeval failed, not the sample.
     HarnessError,
+    /// The task's language has no guest or compiler in wasmeval yet (Java): the sample was not
+    /// run, and it is counted apart from every metric ([`crate::metrics::units`] leaves it out).
+    UnsupportedLanguage,
 }
 
 impl Verdict {
     /// Every verdict, in the order reports list them.
-    pub const ALL: [Verdict; 8] = [
+    pub const ALL: [Verdict; 9] = [
         Verdict::Passed,
         Verdict::WrongAnswer,
         Verdict::RuntimeError,
@@ -39,6 +42,7 @@ impl Verdict {
         Verdict::OutputLimit,
         Verdict::CompileError,
         Verdict::HarnessError,
+        Verdict::UnsupportedLanguage,
     ];
 
     /// A sample's verdict from its cases: `passed` when every case passed (or there are none),
@@ -62,6 +66,7 @@ impl Verdict {
             Verdict::OutputLimit => "output_limit",
             Verdict::CompileError => "compile_error",
             Verdict::HarnessError => "harness_error",
+            Verdict::UnsupportedLanguage => "unsupported_language",
         }
     }
 }
@@ -362,6 +367,7 @@ pub fn failure_cause(result: &SampleResult) -> Option<String> {
         Verdict::MemoryLimit => "memory limit".into(),
         Verdict::OutputLimit => "output limit".into(),
         Verdict::HarnessError => "harness error".into(),
+        Verdict::UnsupportedLanguage => "unsupported language".into(),
         Verdict::WrongAnswer => exception().unwrap_or_else(|| {
             match result.cases.iter().find(|c| c.verdict == verdict) {
                 // A `calls` value's difference: `[0]: expected 1, got 0`.

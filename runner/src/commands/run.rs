@@ -194,7 +194,11 @@ impl Plan {
                     }
                 }
                 Some(task) if !can_run(task.language) => {
-                    *unsupported.entry(task.language).or_insert(0) += 1
+                    *unsupported.entry(task.language).or_insert(0) += 1;
+                    // Recorded as `unsupported_language`, without a runtime.
+                    if in_shard(args, &sample) {
+                        plan.runnable += 1;
+                    }
                 }
                 Some(task) => {
                     answerable += 1;
@@ -244,7 +248,11 @@ impl Plan {
             );
         }
         for (language, count) in &unsupported {
-            eprintln!("wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run yet; they are left out");
+            eprintln!(
+                "wasmeval: warning: {count} samples are in {language}, which wasmeval cannot run \
+                 yet; they are recorded as unsupported_language and counted apart from every \
+                 metric"
+            );
         }
         Ok(plan)
     }
@@ -373,6 +381,8 @@ enum Work<'t> {
     Evaluate { task: &'t Task, sample: Sample },
     /// Record that the sample's record was too long to read (`bytes` long).
     Unread { sample: Sample, bytes: u64 },
+    /// Record that the sample's language cannot run yet.
+    Unsupported { task: &'t Task, sample: Sample },
 }
 
 /// Evaluates every sample not yet in `store` on `workers` threads, in a second pass over the
@@ -407,10 +417,11 @@ fn execute(
             SampleLine::Oversized { sample, bytes } => (sample, Some(bytes)),
         };
         let task = *by_id.get(&sample.task_id)?;
-        if done.contains(&sample.index) || !can_run(task.language) || !in_shard(args, &sample) {
+        if done.contains(&sample.index) || !in_shard(args, &sample) {
             return None;
         }
         Some(Ok(match bytes {
+            _ if !can_run(task.language) => Work::Unsupported { task, sample },
             None => Work::Evaluate { task, sample },
             Some(bytes) => Work::Unread { sample, bytes },
         }))
@@ -442,6 +453,9 @@ fn execute(
                 bytes,
                 max_sample_bytes,
             )),
+            Work::Unsupported { task, sample } => Ok(
+                wasmeval_core::judging::unsupported_language_sample(&sample, task.language),
+            ),
         },
         |result| {
             passed += u64::from(result.verdict == wasmeval_core::Verdict::Passed);

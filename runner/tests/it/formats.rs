@@ -107,3 +107,59 @@ fn task_files_without_tests_are_refused_with_the_fields_needed_and_how_to_conver
         assert!(stderr.contains("\"Converting a task file\""), "{stderr}");
     }
 }
+
+/// AixBench's Java tasks, mixed with Python ones: the Java samples end as
+/// `unsupported_language`, never a crash, and every figure is the Python samples' alone.
+#[test]
+fn aixbench_java_samples_are_unsupported_language_and_counted_apart() {
+    let work = tempfile::tempdir().unwrap();
+    let aixbench = repo().join("tests/fixtures/aixbench");
+    let python_task = r#"{"id": "py/one", "language": "python", "prompt": "def one():\n", "tests": [{"kind": "assertions", "cases": [{"name": "one", "code": "assert one() == 1"}]}]}"#;
+    let tasks: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(aixbench.join("tasks.json")).unwrap())
+            .unwrap();
+    let mut tasks_text: String = tasks.iter().map(|t| format!("{t}\n")).collect();
+    tasks_text.push_str(python_task);
+    tasks_text.push('\n');
+    let tasks_path = work.path().join("tasks.jsonl");
+    std::fs::write(&tasks_path, tasks_text).unwrap();
+    let mut samples = std::fs::read_to_string(aixbench.join("samples.jsonl")).unwrap();
+    samples.push_str("{\"task_id\": \"py/one\", \"model\": \"hand-written\", \"completion\": \"    return 1\\n\"}\n");
+    let samples_path = work.path().join("samples.jsonl");
+    std::fs::write(&samples_path, samples).unwrap();
+    let out = work.path().join("out");
+    let output = run(&tasks_path, &samples_path, &out, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("3 samples are in java") && stderr.contains("unsupported_language"),
+        "{stderr}"
+    );
+    let results = results(&out);
+    assert_eq!(
+        verdicts(&results),
+        [
+            "unsupported_language",
+            "unsupported_language",
+            "unsupported_language",
+            "passed"
+        ]
+    );
+    let report = crate::support::wasmeval()
+        .args(["report", "--format", "json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
+    let overall = &report["overall"];
+    assert_eq!(
+        (&overall["samples"], &overall["passed"], &overall["not_run"]),
+        (
+            &serde_json::json!(1),
+            &serde_json::json!(1),
+            &serde_json::json!(3)
+        ),
+        "{overall}"
+    );
+    assert_eq!(overall["pass_at_k"]["pass@1"], 1.0, "{overall}");
+}

@@ -70,11 +70,7 @@ fn verdict_table(report: &wasmeval_core::report::Report) -> Table {
     headers.extend(Verdict::ALL.iter().map(|v| v.as_str().to_owned()));
     let row = |keys: Vec<String>, m: &wasmeval_core::metrics::Metrics| {
         let mut cells = keys;
-        cells.extend(
-            Verdict::ALL
-                .iter()
-                .map(|v| m.verdicts.get(v).copied().unwrap_or(0).to_string()),
-        );
+        cells.extend(Verdict::ALL.iter().map(|v| m.samples_with(*v).to_string()));
         cells
     };
     let rows = if report.facets.is_empty() {
