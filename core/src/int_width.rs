@@ -81,12 +81,11 @@ fn tokens(code: &str, c_numbers: bool) -> Vec<Token> {
             while i < bytes.len() {
                 let c = bytes[i];
                 let next = bytes.get(i + 1).copied();
-                if ident(c) || (c_numbers && c == b'.') {
-                    i += 1;
-                } else if c_numbers
+                // An exponent's sign (`1e+5`) belongs to the number in C.
+                let sign = c_numbers
                     && matches!(c, b'+' | b'-')
-                    && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P')
-                {
+                    && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P');
+                if ident(c) || (c_numbers && c == b'.') || sign {
                     i += 1;
                 } else if c_numbers && c == b'\'' && next.is_some_and(ident) {
                     i += 2;
