@@ -157,3 +157,17 @@ fn a_rust_compile_error_is_named_by_its_error_not_the_non_snake_case_warning_bef
         "{message}"
     );
 }
+
+#[test]
+fn whole_c_and_cpp_programs_read_compute_and_print_64_bit_longs() {
+    // `scanf("%ld")`, `labs` and `printf("%ld")` in C; `vector<long>`, `accumulate(.., 0L)`,
+    // `LONG_MAX` and the functional cast `long(x)` in C++: each as on an LP64 host.
+    let (tasks, samples) = fixture("int-width-io");
+    let out = tempfile::tempdir().unwrap();
+    run(&tasks, &samples, out.path(), &["--jobs", "2"]);
+    let results = results(out.path());
+    for result in &results {
+        assert_eq!(result["verdict"], "passed", "{result}");
+    }
+    assert_eq!(results.len(), 2);
+}
