@@ -4,7 +4,8 @@ cases (host, isolated judge, guest) and every failure with its reason.
 
 Each task's `canonical_solution` is given as a `completion`, so the program is exactly the task's
 reference (the importer builds prompt and tests as CodeGeeX's evaluator does). Needs
-../shared/datasets/humaneval-x beside the repository and a release build (`--no-build` skips it).
+../shared/datasets/humaneval-x beside the repository and a release build (`--no-build` skips it),
+found in $CARGO_TARGET_DIR when set, else in target/.
 
     python3 bench/humaneval_x.py                  # python, rust, cpp, js
     python3 bench/humaneval_x.py --languages rust --jobs 2
@@ -34,7 +35,8 @@ def main():
         sys.exit(f"bench/humaneval_x: {DATA} is absent; nothing to run")
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "-p", "wasmeval"], cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "release", "wasmeval")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    binary = os.path.join(target, "release", "wasmeval")
 
     failed_anywhere = False
     for language in args.languages:

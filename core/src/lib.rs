@@ -10,6 +10,7 @@ pub mod compare;
 pub mod facets;
 pub mod formats;
 pub mod generation;
+pub mod int_width;
 pub mod judging;
 pub mod metrics;
 pub mod query;

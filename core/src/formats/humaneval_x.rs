@@ -98,7 +98,8 @@ const JS_ASSERT: &str = "globalThis.console = globalThis.console || {};
 console.assert = (condition, ...message) => { if (!condition) { throw new Error(['Assertion failed'].concat(message).join(' ')); } };
 ";
 
-/// Std-only stand-ins for the crates HumanEval-X's Rust declarations import.
+/// Std-only stand-ins for the crates HumanEval-X's Rust declarations import. `rand`'s integer
+/// impls leave out `isize`: compiled programs have it as `i64` (`int_width`), which has its own.
 const RUST_CRATES: &str = r#"
 #[allow(dead_code)]
 mod rand {
@@ -130,7 +131,7 @@ mod rand {
             }
         }
     )*} }
-    ints!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+    ints!(i8, i16, i32, i64, u8, u16, u32, u64, usize);
     impl Random for bool { fn random(bits: u64) -> Self { bits & 1 == 1 } }
     impl Random for f64 { fn random(bits: u64) -> Self { (bits >> 11) as f64 / (1u64 << 53) as f64 } }
     impl Random for f32 { fn random(bits: u64) -> Self { (bits >> 40) as f32 / (1u32 << 24) as f32 } }
@@ -512,6 +513,16 @@ fn rust_test_program(test: &str) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::formats::tasks::parse_tasks;
+
+    #[test]
+    fn the_crate_stand_ins_are_unchanged_by_the_64_bit_integer_rewrite() {
+        // With `isize` in `rand`'s integer impls, the rewrite made it a second impl for `i64`:
+        // every HumanEval-X Rust program failed to compile (E0119).
+        assert_eq!(
+            crate::int_width::widen_integers(Language::Rust, RUST_CRATES),
+            RUST_CRATES
+        );
+    }
 
     fn fixture(language: &str) -> Vec<Task> {
         let text = match language {

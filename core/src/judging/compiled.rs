@@ -32,9 +32,19 @@ use crate::task::Language;
 /// its first non-blank line (a note of wasmeval's, such as a limit reached).
 pub fn first_error(output: &str) -> String {
     let lines: Vec<&str> = output.lines().collect();
+    // rustc's `error:` or `error[E0308]:` opens a line; clang's follows a place or a tool's name
+    // (`main.c:4:12: error:`, `wasm-ld: error:`), never text with blanks: a warning's snippet
+    // that quotes `"x: error: y"` from the source is not the error.
+    let located = |line: &str, marker: &str| {
+        line.find(marker)
+            .is_some_and(|at| at > 0 && !line[..at].contains(char::is_whitespace))
+    };
     let is_error = |line: &str| {
         let line = line.trim_start();
-        line.starts_with("error") || line.contains(": error:") || line.contains(": fatal error:")
+        line.starts_with("error:")
+            || line.starts_with("error[")
+            || located(line, ": error:")
+            || located(line, ": fatal error:")
     };
     let line = match lines.iter().position(|l| is_error(l)) {
         Some(at) => {
@@ -294,6 +304,22 @@ mod tests {
         assert_eq!(
             super::first_error(clang),
             "main.c:4:12: error: use of undeclared identifier 'y'"
+        );
+        // MultiPL-E's Rust names are camelCase: rustc warns before the error.
+        let snake = "warning: function `minSubArraySum` should have a snake case name\n --> main.rs:8:4\n  |\n8 | fn minSubArraySum(nums: Vec<isize>) -> isize {\n  |    ^^^^^^^^^^^^^^ help: convert the identifier to snake case: `min_sub_array_sum`\n  |\n  = note: `#[warn(non_snake_case)]` (part of `#[warn(nonstandard_style)]`) on by default\n\nerror[E0308]: mismatched types\n  --> main.rs:13:5\n";
+        assert_eq!(
+            super::first_error(snake),
+            "error[E0308]: mismatched types (at main.rs:13:5)"
+        );
+        // A warning quoting source text that looks like an error is not the error.
+        let quoted = "main.c:3:9: warning: unused variable 's'\n    3 |   char *s = \"x: error: y\";\n      |         ^\nmain.c:5:1: error: expected ';'\n";
+        assert_eq!(
+            super::first_error(quoted),
+            "main.c:5:1: error: expected ';'"
+        );
+        assert_eq!(
+            super::first_error("wasm-ld: error: duplicate symbol: f\n"),
+            "wasm-ld: error: duplicate symbol: f"
         );
         assert_eq!(
             super::first_error("\ncompilation stopped: over 10 s of CPU time\n"),

@@ -4,11 +4,16 @@
 //! assertion case is its own program (the candidate followed by the case's code, instrumented
 //! and judged by `wasmeval_core::judging::compiled`: it passes only when the test's `main` reaches
 //! its end and writes the run's token), and one build of the candidate runs the `io` cases.
+//!
+//! Every piece of the program the compiler sees (prelude, candidate, setup, test) is first given
+//! the 64-bit `long` and `isize` of the hosts the benchmarks were written on
+//! ([`wasmeval_core::int_width`]); wasmeval's own support code is not.
 
 use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
+use wasmeval_core::int_width::widen_integers;
 use wasmeval_core::judging::compiled::{assertion_program, calls_program, judge_assertion_program};
 use wasmeval_core::judging::python::{judge, Layout};
 use wasmeval_core::judging::token::Token;
@@ -41,7 +46,7 @@ impl LanguageRoute for Toolchains {
                 ),
             );
         }
-        let candidate = task.with_prelude(sample.program(task));
+        let candidate = candidate(task, sample);
         let token = fresh_token()?;
         for suite in &task.tests {
             let TestSuite::Calls { setup, cases, .. } = suite else {
@@ -66,7 +71,8 @@ impl LanguageRoute for Toolchains {
                 );
                 continue;
             }
-            let source = calls_program(task.language, &candidate, setup);
+            let setup = widen_integers(task.language, setup);
+            let source = calls_program(task.language, &candidate, &setup);
             run_calls_suite(self, cx, task, suite, &source, &token, log)?;
         }
         for (setup, case) in task.assertion_cases() {
@@ -74,7 +80,12 @@ impl LanguageRoute for Toolchains {
                 log.push(skipped);
                 continue;
             }
-            let source = assertion_program(task.language, &candidate, setup, &case.code);
+            let source = assertion_program(
+                task.language,
+                &candidate,
+                &widen_integers(task.language, setup),
+                &widen_integers(task.language, &case.code),
+            );
             match build(self, cx, task, &source)? {
                 Err(outcome) => log.push(outcome.into_case(case.name.as_str())),
                 Ok(program) => {
@@ -96,8 +107,13 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build(self, cx, task, &task.with_prelude(sample.program(task)))
+        build(self, cx, task, &candidate(task, sample))
     }
+}
+
+/// The sample's program after the task's prelude, with the 64-bit integers of LP64 hosts.
+fn candidate(task: &Task, sample: &Sample) -> String {
+    widen_integers(task.language, &task.with_prelude(sample.program(task)))
 }
 
 /// Runs one `calls` suite's driver `source` (the candidate and the driver, built by

@@ -81,3 +81,93 @@ fn a_suite_a_compiled_language_cannot_run_fails_visibly_instead_of_passing() {
         .unwrap()
         .contains("calls suites of c samples must be a driver program"));
 }
+
+/// Runs MultiPL-E's `tests/fixtures/multipl-e/int_width_<language>.jsonl` with its hand-written
+/// samples; the results in sample order.
+fn int_width_results(language: &str) -> Vec<serde_json::Value> {
+    let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
+    let out = tempfile::tempdir().unwrap();
+    run(
+        &fixtures.join(format!("int_width_{language}.jsonl")),
+        &fixtures.join(format!("int_width_{language}_solutions.jsonl")),
+        out.path(),
+        &["--jobs", "2"],
+    );
+    results(out.path())
+}
+
+#[test]
+fn long_and_isize_are_64_bits_wide_as_on_the_hosts_the_tests_were_written_on() {
+    // Issue 21 item 6: on wasm32 `long` and `isize` are 32 bits wide. MultiPL-E's HumanEval_139
+    // expects 125411328000 (correct C++ got 857276416, a wrong answer) and HumanEval_114 passes
+    // -9999999999999999 (correct Rust did not compile: "literal out of range for `isize`").
+    for language in ["cpp", "rs"] {
+        let results = int_width_results(language);
+        let summary: Vec<(&str, &str, &str)> = results
+            .iter()
+            .map(|r| {
+                (
+                    r["task_id"].as_str().unwrap(),
+                    r["model"].as_str().unwrap(),
+                    r["verdict"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        let (wrong_task, wrong_verdict) = match language {
+            "cpp" => ("HumanEval_139_special_factorial", "wrong_answer"),
+            _ => ("HumanEval_114_minSubArraySum", "compile_error"),
+        };
+        assert_eq!(
+            summary,
+            [
+                ("HumanEval_139_special_factorial", "hand-written", "passed"),
+                ("HumanEval_114_minSubArraySum", "hand-written", "passed"),
+                (wrong_task, "wrong", wrong_verdict),
+            ],
+            "{language}: {results:#?}"
+        );
+        // Every case ran, and was judged on the host.
+        assert_eq!(case_verdicts(&results[0]), ["passed"; 4]);
+        assert_eq!(case_verdicts(&results[1]), ["passed"; 12]);
+        assert!(results[1]["cases"][3]["name"]
+            .as_str()
+            .unwrap()
+            .contains("-9999999999999999"));
+        assert!(results[..2]
+            .iter()
+            .flat_map(|r| r["cases"].as_array().unwrap())
+            .all(|c| c["judged_by"] == "host"));
+    }
+}
+
+#[test]
+fn a_rust_compile_error_is_named_by_its_error_not_the_non_snake_case_warning_before_it() {
+    let results = int_width_results("rs");
+    let wrong = &results[2];
+    assert_eq!(wrong["verdict"], "compile_error");
+    let stderr = wrong["stderr"].as_str().unwrap();
+    assert!(stderr.starts_with("warning: function `minSubArraySum` should have a snake case name"));
+    let message = wrong["message"].as_str().unwrap();
+    // The case's name, then the first error with its place: the sample's own line and column, as
+    // the rewrite of `isize` (to `i64`, padded) moves neither.
+    assert!(
+        message.ends_with(": error: literal out of range for `i64` (at main.rs:9:27)")
+            && !message.contains("snake")
+            && !message.contains('\n'),
+        "{message}"
+    );
+}
+
+#[test]
+fn whole_c_and_cpp_programs_read_compute_and_print_64_bit_longs() {
+    // `scanf("%ld")`, `labs` and `printf("%ld")` in C; `vector<long>`, `accumulate(.., 0L)`,
+    // `LONG_MAX` and the functional cast `long(x)` in C++: each as on an LP64 host.
+    let (tasks, samples) = fixture("int-width-io");
+    let out = tempfile::tempdir().unwrap();
+    run(&tasks, &samples, out.path(), &["--jobs", "2"]);
+    let results = results(out.path());
+    for result in &results {
+        assert_eq!(result["verdict"], "passed", "{result}");
+    }
+    assert_eq!(results.len(), 2);
+}

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
-extern "C" void __wasmeval_report(const char *words, unsigned long length);
+// size_t, as calls.hpp declares it (`unsigned long` on wasm32): the sample's own `unsigned long`
+// would be rewritten to `unsigned long long` (docs/formats.md, integer width) and not link up.
+extern "C" void __wasmeval_report(const char *words, size_t length);
 static void say(const char *words) { __wasmeval_report(words, std::strlen(words)); }
 int add(int a, int b) {
     for (const char *line : {"start 0", "end 0 passed null", "start 1", "end 1 passed null", "start 2", "end 2 passed null", "done"}) {
