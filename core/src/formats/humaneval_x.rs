@@ -51,6 +51,9 @@ pub(crate) struct Problem {
     declaration: String,
     canonical_solution: String,
     test: String,
+    /// Go only: the test file's package clause and imports.
+    #[serde(default)]
+    test_setup: String,
     #[serde(default)]
     #[allow(dead_code)]
     example_test: Option<String>,
@@ -213,12 +216,7 @@ impl Problem {
         let prefix = self.task_id.split('/').next().unwrap_or_default();
         let language = match prefix {
             "CPP" | "C++" | "Cpp" | "cpp" => Language::Cpp,
-            "Go" | "go" => {
-                return Err(format!(
-                    "`{}`: Go tasks are not supported (no Go language in wasmeval)",
-                    self.task_id
-                ))
-            }
+            "Go" | "go" => Language::Go,
             other => Language::parse(other).ok_or_else(|| {
                 format!(
                     "`{}`: unknown language prefix `{other}` (expected CPP, JavaScript, Python, \
@@ -271,6 +269,13 @@ impl Problem {
                         .map_err(|problem| format!("`{}`: {problem}", self.task_id))?,
                     entry,
                 )
+            }
+            // Go: the test file's imports (`testing`, testify's `assert`) are the suite's setup,
+            // compiled as a file of its own beside the candidate (judging/compiled.rs).
+            Language::Go => {
+                setup = self.test_setup.clone();
+                let entry = last_name_after(&self.declaration, "func ");
+                (self.prompt, self.test, entry)
             }
             // HumanEval-X has no TypeScript; its language names never map to it.
             Language::Java | Language::C | Language::Typescript => {

@@ -16,6 +16,12 @@
 //!   then writes the line; the test's macros are called by their full paths (`::std::assert_eq!`)
 //!   so a candidate's `macro_rules!` cannot shadow them.
 //!
+//! - Go: the candidate, the test and wasmeval's `main` are three files of one package (each
+//!   file has its own imports, as `go test` gives a test file), bundled in one source by
+//!   [`go_files`]'s markers; the test's `assert.New(` becomes wasmeval's testify stand-in
+//!   (`guests/go/assert.go`), a candidate's `func main` becomes `func _`, and our `main` calls
+//!   every `Test*` function of the test with a `*testing.T`, then writes the line.
+//!
 //! What stays forgeable: a candidate that reads its own argv and writes the line itself, then
 //! exits, knowing this protocol. Such cases are judged in the guest, and results say so; `calls`
 //! cases, judged on the host, are not forgeable this way.
@@ -36,6 +42,8 @@ pub fn first_error(output: &str) -> String {
         let line = line.trim_start();
         line.starts_with("error") || line.contains(": error:") || line.contains(": fatal error:")
     };
+    // Go names the package first (`# command-line-arguments`, `# _/tmp/x`): not an error line.
+    let lines: Vec<&str> = lines.into_iter().filter(|l| !l.starts_with("# ")).collect();
     let line = match lines.iter().position(|l| is_error(l)) {
         Some(at) => {
             let error = lines[at].trim();
@@ -70,6 +78,7 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
     let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
+        Language::Go => go_test_program(candidate, setup, test),
         Language::Cpp => format!(
             "{candidate}\n{}\nextern \"C\" void {END_OF_TESTS}(void);\n{setup}\n{}\n",
             C_PRELUDE,
@@ -81,6 +90,109 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
             c_family_test(test)
         ),
     }
+}
+
+/// The source a whole program in `language` is compiled from: Go code without a package clause
+/// (a HumanEval-X completion) is in `package main`; other languages' code as it is.
+pub fn whole_program(language: Language, code: &str) -> String {
+    match language {
+        Language::Go => go_with_package(code),
+        _ => code.to_owned(),
+    }
+}
+
+/// The line that starts each file after the first in a Go source bundle.
+const GO_FILE_MARKER: &str = "//wasmeval:file ";
+
+/// The files after the candidate's in a Go assertion program, in order.
+const GO_FILES: [&str; 2] = ["test.go", "wasmeval_main.go"];
+
+/// wasmeval's testify stand-in and end-of-tests line, the last file of a Go assertion program.
+const GO_ASSERT: &str = include_str!("../../../guests/go/assert.go");
+
+/// The files of a Go source bundle: `main.go` (the candidate), then wasmeval's `test.go` and
+/// `wasmeval_main.go` where their marker lines are. Markers are searched from the end, so marker
+/// lines inside the candidate's code (which comes first) split nothing of wasmeval's: at most the
+/// candidate's own code into files of the same package.
+pub fn go_files(source: &str) -> Vec<(&'static str, &str)> {
+    let mut files = Vec::new();
+    let mut rest = source;
+    for name in GO_FILES.iter().rev() {
+        let marker = format!("\n{GO_FILE_MARKER}{name}\n");
+        if let Some(at) = rest.rfind(&marker) {
+            files.push((*name, &rest[at + marker.len()..]));
+            rest = &rest[..at];
+        }
+    }
+    files.push(("main.go", rest));
+    files.reverse();
+    files
+}
+
+/// Whether Go `code` starts with a package clause (after blank lines and comments).
+fn go_has_package(code: &str) -> bool {
+    let mut rest = code.trim_start();
+    loop {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r).trim_start();
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r).trim_start();
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("package")
+        .is_some_and(|after| after.starts_with(|c: char| c.is_whitespace()))
+}
+
+/// Go `code` with `package main` before it when it has no package clause.
+fn go_with_package(code: &str) -> String {
+    if go_has_package(code) {
+        code.to_owned()
+    } else {
+        format!("package main\n\n{code}")
+    }
+}
+
+/// A Go assertion program: the candidate (its own `func main` renamed `func _`, which Go allows
+/// any number of times and never calls), the test file (its testify import dropped and
+/// `assert.New(` replaced by the stand-in's) and wasmeval's file with `main`.
+fn go_test_program(candidate: &str, setup: &str, test: &str) -> String {
+    let candidate: String = go_with_package(candidate)
+        .split_inclusive('\n')
+        .map(|line| match line.strip_prefix("func main(") {
+            Some(rest) => format!("func _({rest}"),
+            None => line.to_owned(),
+        })
+        .collect();
+    let setup: String = setup
+        .split_inclusive('\n')
+        .filter(|line| !line.contains("\"github.com/stretchr/testify/assert\""))
+        .collect();
+    let test_file = go_with_package(&format!("{setup}\n{test}"))
+        .replace("assert.New(", "__wasmeval_assert_New(");
+    let calls: String = test
+        .lines()
+        .filter_map(|line| {
+            let name = line.strip_prefix("func Test")?;
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            Some(format!("\tTest{name}(new(testing.T))\n"))
+        })
+        .collect();
+    // A test with no Test function never passes: it never reaches the end-of-tests line.
+    let calls = if calls.is_empty() {
+        "\tpanic(\"the test defines no Test function\")\n".to_owned()
+    } else {
+        calls
+    };
+    format!(
+        "{candidate}\n{GO_FILE_MARKER}{}\n{test_file}\n{GO_FILE_MARKER}{}\n{GO_ASSERT}\n\
+         func main() {{\n{calls}\t__wasmeval_end_of_tests()\n}}\n",
+        GO_FILES[0], GO_FILES[1]
+    )
 }
 
 /// The source of a `calls` driver program: the candidate, then the driver (a test whose converted
@@ -271,6 +383,8 @@ pub fn judge_assertion_program(execution: &Execution, token: &Token) -> Outcome 
         .lines()
         .skip_while(|line| !line.contains("panicked at"))
         .nth(1);
+    // Go prints `panic: <message>` (and `[recovered]`, goroutine traces after it).
+    let panic = panic.or_else(|| stderr.lines().find_map(|line| line.strip_prefix("panic: ")));
     match (assertion, panic) {
         (Some(line), _) => Outcome::new(Verdict::WrongAnswer, excerpt(line.trim())),
         (None, Some(panic)) => Outcome::new(

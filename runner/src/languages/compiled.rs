@@ -1,4 +1,4 @@
-//! C, C++ and Rust samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
+//! C, C++, Rust and Go samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
 //! modules: each `calls` suite is one program (the candidate and the suite's driver, which reports
 //! each call's value; the host compares them with expected values the module never holds), each
 //! assertion case is its own program (the candidate followed by the case's code, instrumented
@@ -9,7 +9,9 @@ use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
-use wasmeval_core::judging::compiled::{assertion_program, calls_program, judge_assertion_program};
+use wasmeval_core::judging::compiled::{
+    assertion_program, calls_program, judge_assertion_program, whole_program,
+};
 use wasmeval_core::judging::python::{judge, Layout};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
@@ -96,7 +98,8 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build(self, cx, task, &task.with_prelude(sample.program(task)))
+        let program = task.with_prelude(sample.program(task));
+        build(self, cx, task, &whole_program(task.language, &program))
     }
 }
 
