@@ -6,7 +6,7 @@ Each task's `canonical_solution` is given as a `completion`, so the program is e
 reference (the importer builds prompt and tests as CodeGeeX's evaluator does). Needs
 ../shared/datasets/humaneval-x beside the repository and a release build (`--no-build` skips it).
 
-    python3 bench/humaneval_x.py                  # python, rust, cpp, js
+    python3 bench/humaneval_x.py                  # python, rust, cpp, js, go
     python3 bench/humaneval_x.py --languages rust --jobs 2
 """
 
@@ -21,7 +21,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "datasets", "humaneval-x")
-FILES = {"python": "python", "rust": "rust", "cpp": "cpp", "js": "js"}
+FILES = {"python": "python", "rust": "rust", "cpp": "cpp", "js": "js", "go": "go"}
 
 
 def main():
@@ -34,7 +34,8 @@ def main():
         sys.exit(f"bench/humaneval_x: {DATA} is absent; nothing to run")
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "-p", "wasmeval"], cwd=ROOT, check=True)
-    binary = os.path.join(ROOT, "target", "release", "wasmeval")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    binary = os.path.join(target, "release", "wasmeval")
 
     failed_anywhere = False
     for language in args.languages:

@@ -152,6 +152,9 @@ fn build(
     };
     let module = cache::load_module(cx.sandbox.engine(), &wasm, cx.module_cache)
         .context("cannot load a compiled sample")?;
+    if let Some(problem) = cx.sandbox.foreign_imports(&module) {
+        return Ok(Err(Outcome::new(Verdict::CompileError, problem)));
+    }
     Ok(Ok(Program {
         module,
         entry: Entry::Command,

@@ -10,10 +10,14 @@
 //! - **Environment.** The `go` command needs `GOROOT`, a build cache (`GOCACHE`), a `HOME` and
 //!   `GOPATH`; everything else is pinned so that nothing of the host's configuration (a `go.env`
 //!   in the home, `GOFLAGS`, a `go.mod` above the scratch folder) changes the build, and nothing
-//!   reaches the network: `GOPROXY=off`, `GOTOOLCHAIN=local` (no toolchain download),
-//!   `GO111MODULE=off` (GOPATH mode: no module, so no module lookup; the package is the scratch
-//!   folder's files), `GOENV=off`, `CGO_ENABLED=0` (no C compiler is started, and `import "C"` is an
-//!   error), `GOTELEMETRY=off`. `HOME` and `GOPATH` are the scratch folder.
+//!   reaches the network: `GOPROXY=off` (an import outside the standard library is a compile
+//!   error, "module lookup disabled"), `GOTOOLCHAIN=local` (no toolchain download), `GOWORK=off`,
+//!   `GOENV=off`, `CGO_ENABLED=0` (no C compiler is started, and `import "C"` is an error),
+//!   `GOTELEMETRY=off`. `HOME` and `GOPATH` are the scratch folder.
+//! - **A module of our own.** The scratch folder gets a `go.mod` (`module sample`, the
+//!   toolchain's language version), so with `-trimpath` the module names its files
+//!   `sample/main.go`: in GOPATH mode the package would be `_/<scratch folder>`, a host path that
+//!   `-trimpath` leaves in every module (seen in Go's tracebacks).
 //! - **A shared build cache.** Building the standard library for wasip1 takes about 8 s of CPU;
 //!   with a warm cache a small program builds in about 1 s. So `GOCACHE` is one folder per Go
 //!   version in the module cache folder, writable by the confined compiler (the only writable
@@ -32,7 +36,6 @@
 //! `main`), bundled by `wasmeval_core::judging::compiled::go_files`'s markers; they are written
 //! side by side and built as one package (`go build .`).
 
-use super::OUTPUT_NAME;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -42,16 +45,22 @@ pub const GOOS: &str = "wasip1";
 /// The build's architecture.
 pub const GOARCH: &str = "wasm";
 
-/// `go`'s arguments: `build`, no paths of the build machine in the module (`-trimpath`), no
+/// The scratch folder's subfolder that holds the package: `go` ignores a `go.mod` in the temporary
+/// folder's root, and the scratch folder is the build's `TMPDIR`.
+pub const PACKAGE_DIR: &str = "sample";
+
+/// `go`'s arguments: `build` in [`PACKAGE_DIR`] (`-C`), no paths of the build machine in the module (`-trimpath`), no
 /// version-control stamping (the scratch folder is no repository), symbols and DWARF left out
 /// (`-s -w`: a smaller module, faster to load), the scratch folder's package.
-pub const FLAGS: [&str; 6] = [
+pub const FLAGS: [&str; 8] = [
     "build",
+    "-C",
+    PACKAGE_DIR,
     "-trimpath",
     "-buildvcs=false",
     "-ldflags=-s -w",
     "-o",
-    OUTPUT_NAME,
+    "../out.wasm",
 ];
 
 /// A located Go distribution.
@@ -103,14 +112,15 @@ impl GoToolchain {
         let fixed = [
             ("GOOS", GOOS),
             ("GOARCH", GOARCH),
-            ("GO111MODULE", "off"),
+            ("GO111MODULE", "on"),
+            ("GOFLAGS", "-mod=mod"),
+            ("GOWORK", "off"),
             ("GOTOOLCHAIN", "local"),
             ("GOPROXY", "off"),
             ("GOSUMDB", "off"),
             ("GOENV", "off"),
             ("GOTELEMETRY", "off"),
             ("CGO_ENABLED", "0"),
-            ("GOFLAGS", ""),
         ];
         let mut env: Vec<(OsString, OsString)> = fixed
             .iter()
@@ -121,6 +131,21 @@ impl GoToolchain {
         env.push(("HOME".into(), scratch.into()));
         env.push(("GOPATH".into(), scratch.join("gopath").into()));
         env
+    }
+}
+
+/// The scratch folder's `go.mod` for a toolchain whose `go version` is `version`
+/// (`go version go1.27.3 linux/amd64`): the module `sample` at the toolchain's language version
+/// (`go 1.27`), so that the language is the toolchain's (without a `go` line, it would be 1.16's).
+pub fn go_mod(version: &str) -> String {
+    let release = version
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("go1."))
+        .and_then(|rest| rest.split('.').next())
+        .filter(|minor| !minor.is_empty() && minor.bytes().all(|b| b.is_ascii_digit()));
+    match release {
+        Some(minor) => format!("module sample\n\ngo 1.{minor}\n"),
+        None => "module sample\n\ngo 1.22\n".to_owned(),
     }
 }
 
@@ -142,7 +167,7 @@ mod tests {
         let text: Vec<&str> = args.iter().map(|a| a.to_str().unwrap()).collect();
         assert_eq!(
             text.join(" "),
-            "build -trimpath -buildvcs=false -ldflags=-s -w -o out.wasm ."
+            "build -C sample -trimpath -buildvcs=false -ldflags=-s -w -o ../out.wasm ."
         );
     }
 
@@ -166,5 +191,10 @@ mod tests {
         assert_eq!(get("GOCACHE").as_deref(), Some("/c/go-build-x"));
         assert_eq!(get("PATH"), None);
         assert_ne!(cache_folder_name("go1.27.3"), cache_folder_name("go1.27.4"));
+        assert_eq!(
+            go_mod("go version go1.27.3 linux/amd64"),
+            "module sample\n\ngo 1.27\n"
+        );
+        assert_eq!(go_mod("odd"), "module sample\n\ngo 1.22\n");
     }
 }

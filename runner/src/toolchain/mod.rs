@@ -169,14 +169,27 @@ impl Compiler for Go {
         true
     }
     fn cache_key(&self, _language: Language, source: &str) -> String {
+        // The environment's settings are the flags too: they change what is built.
+        let scratch = Path::new("<scratch>");
         let flags: Vec<String> = GoToolchain::args()
             .iter()
             .map(|a| a.to_string_lossy().into_owned())
-            .chain([go::GOOS.to_owned(), go::GOARCH.to_owned()])
+            .chain(
+                self.toolchain
+                    .env(scratch, Path::new("<gocache>"))
+                    .iter()
+                    .filter(|(name, _)| name != "GOROOT")
+                    .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
+            )
+            .chain([go::go_mod(&self.version)])
             .collect();
         key(&self.version, &flags.join("\0"), source)
     }
     fn write_source(&self, _language: Language, source: &str, dir: &Path) -> Result<()> {
+        let dir = dir.join(go::PACKAGE_DIR);
+        std::fs::create_dir(&dir).context("cannot create the package folder")?;
+        std::fs::write(dir.join("go.mod"), go::go_mod(&self.version))
+            .context("cannot write go.mod into the scratch folder")?;
         for (name, text) in wasmeval_core::judging::compiled::go_files(source) {
             std::fs::write(dir.join(name), text)
                 .with_context(|| format!("cannot write {name} into the scratch folder"))?;

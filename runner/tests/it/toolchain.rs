@@ -634,7 +634,7 @@ mod helper {
             .filter(|p| p.exists())
             .collect(),
             devices: vec!["/dev/null".into()],
-            write: scratch.to_owned(),
+            write: vec![scratch.to_owned()],
             cpu_seconds: 2,
             memory_bytes: 1 << 30,
             file_bytes: 1 << 20,
@@ -652,6 +652,7 @@ mod helper {
             &confinement(&scratch),
             Path::new(program),
             &args,
+            &[],
             &scratch,
             4096,
             wall,
