@@ -523,6 +523,7 @@ mod tests {
             "cpp" => include_str!("../../../tests/fixtures/humaneval-x/cpp.jsonl"),
             "js" => include_str!("../../../tests/fixtures/humaneval-x/js.jsonl"),
             "python" => include_str!("../../../tests/fixtures/humaneval-x/python.jsonl"),
+            "go" => include_str!("../../../tests/fixtures/humaneval-x/go.jsonl"),
             _ => include_str!("../../../tests/fixtures/humaneval-x/rust.jsonl"),
         };
         parse_tasks(&format!("{language}.jsonl"), text).unwrap()
@@ -657,9 +658,19 @@ mod tests {
     }
 
     #[test]
-    fn go_is_refused() {
-        let line = r#"{"task_id":"Go/0","prompt":"","declaration":"","canonical_solution":"","test":"","example_test":""}"#;
-        let e = parse_tasks("go.jsonl", line).unwrap_err();
-        assert!(e.to_string().contains("Go tasks are not supported"), "{e}");
+    fn go_tasks_keep_the_test_file_setup_and_the_prompt_as_the_program_start() {
+        let tasks = fixture("go");
+        assert_eq!(tasks.len(), 3);
+        let task = &tasks[1];
+        assert_eq!(task.language, Language::Go);
+        assert_eq!(task.entry_point.as_deref(), Some("Shout"));
+        assert!(task.prompt.starts_with("import (\n    \"strings\"\n)"));
+        let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+            panic!("{:?}", task.tests)
+        };
+        assert!(setup.starts_with("package main\n"), "{setup}");
+        assert!(setup.contains("\"github.com/stretchr/testify/assert\""));
+        assert!(cases[0].code.starts_with("func TestShout(t *testing.T)"));
+        assert!(task.references[0].code.ends_with("return result\n}\n\n"));
     }
 }

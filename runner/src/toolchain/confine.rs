@@ -229,6 +229,8 @@ pub const SOURCE_DATE_EPOCH: &str = "946684800";
 /// stream and killing the whole process group after `wall`.
 ///
 /// `Err` only when the helper could not be started or waited for.
+// Each argument is a different part of one confined run; grouping them would only move the list.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     helper: &Path,
     confinement: &Confinement,

@@ -88,7 +88,7 @@ fn humaneval_x_go_references_pass_and_wrong_solutions_fail() {
     );
     assert_eq!(
         message(5),
-        "test: ./main.go:7:5: declared and not used: y",
+        "test: ./main.go:8:5: declared and not used: y",
         "{}",
         message(5)
     );

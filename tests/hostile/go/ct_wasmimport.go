@@ -1,5 +1,5 @@
 // expect: compile_error
-// why: //go:wasmimport declares a host function of the module's choosing (here env.system); if it compiled, the sandbox's linker has no such import and could not instantiate the module
+// why: //go:wasmimport declares a host function of the module's choosing (here env.system), and go builds it; the sandbox provides only WASI preview 1, and a module importing anything else is a compile_error (Sandbox::foreign_imports) instead of an instantiation failure, which would be a host error stopping the whole run
 package main
 
 //go:wasmimport env system
