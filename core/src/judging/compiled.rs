@@ -177,8 +177,53 @@ const GO_IMPORT_HELPER: [&str; 10] = [
     "crypto/md5",
 ];
 
-/// Whether `name.` occurs in `code` as a qualified identifier (not the tail of a longer name).
+/// Go `code` with comments and the contents of string, raw string and rune literals replaced by
+/// spaces, so that words in them ("a list of strings.") are not taken for code.
+fn go_code_only(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            '"' | '\'' | '`' => {
+                let quote = c;
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if c == quote && (quote == '`' || !escaped) {
+                        break;
+                    }
+                    escaped = quote != '`' && c == '\\' && !escaped;
+                }
+                out.push_str("\"\"");
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `name.` occurs in `code` as a qualified identifier (not the tail of a longer name,
+/// not in a comment or a literal).
 fn go_uses(code: &str, name: &str) -> bool {
+    let code = &go_code_only(code);
     let pattern = format!("{name}.");
     code.match_indices(&pattern).any(|(at, _)| {
         let before = code[..at].chars().next_back();
@@ -688,6 +733,11 @@ mod tests {
         assert_eq!(
             go_fix_imports("package main\nfunc g() float64 { return math.Pi }\n"),
             "package main; import (\"math\")\nfunc g() float64 { return math.Pi }\n"
+        );
+        // Words in comments and literals are not uses (HumanEval-X's Go/158: "a list of strings.").
+        assert_eq!(
+            go_fix_imports("package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"),
+            "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
         );
         // Aliases, blank imports and a one-line import kept when used; `xmath.` is not `math.`.
         assert_eq!(
