@@ -90,7 +90,7 @@ pub(super) async fn run_code(
     let request: RunCodeRequest = parse_body(&body)?;
     let Some(language) = language(&request.language) else {
         return Ok(sandbox_error(format!(
-            "wasmeval cannot run `{}`: it runs python, nodejs, cpp, c and rust",
+            "wasmeval cannot run `{}`: it runs python, nodejs, typescript, cpp, c, rust and go",
             request.language
         )));
     };

@@ -342,8 +342,8 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
         Compiled::Module { cached: false, .. }
     ));
     assert_eq!(other.compiler_runs(), 1);
-    // Only finished modules in the cache folder (beside the C/C++ project sysroot): no temporary
-    // files left behind.
+    // Only finished modules in the cache folder (beside the C/C++ project sysroot and Go's build
+    // cache): no temporary files left behind.
     let names: Vec<PathBuf> = std::fs::read_dir(cache.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -352,6 +352,11 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
                 .unwrap()
                 .to_string_lossy()
                 .starts_with("clang-")
+                && !p
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("go-build-")
         })
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
