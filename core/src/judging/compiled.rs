@@ -736,7 +736,9 @@ mod tests {
         );
         // Words in comments and literals are not uses (HumanEval-X's Go/158: "a list of strings.").
         assert_eq!(
-            go_fix_imports("package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"),
+            go_fix_imports(
+                "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
+            ),
             "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
         );
         // Aliases, blank imports and a one-line import kept when used; `xmath.` is not `math.`.
