@@ -7,7 +7,7 @@ reference (the importer builds prompt and tests as CodeGeeX's evaluator does). N
 ../shared/datasets/humaneval-x beside the repository and a release build (`--no-build` skips it),
 found in $CARGO_TARGET_DIR when set, else in target/.
 
-    python3 bench/humaneval_x.py                  # python, rust, cpp, js
+    python3 bench/humaneval_x.py                  # python, rust, cpp, js, go
     python3 bench/humaneval_x.py --languages rust --jobs 2
 """
 
@@ -22,7 +22,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "datasets", "humaneval-x")
-FILES = {"python": "python", "rust": "rust", "cpp": "cpp", "js": "js"}
+FILES = {"python": "python", "rust": "rust", "cpp": "cpp", "js": "js", "go": "go"}
 
 
 def main():

@@ -46,6 +46,9 @@ pub enum Language {
     /// TypeScript: its types stripped on the host, then run as JavaScript (types are not checked).
     #[serde(alias = "TypeScript", alias = "ts")]
     Typescript,
+    /// Go, compiled by the official toolchain for GOOS=wasip1 GOARCH=wasm.
+    #[serde(alias = "Go", alias = "golang")]
+    Go,
     /// Java: tasks can be read, filtered and reported, but no Java toolchain is reachable from the
     /// registries wasmeval installs from, so Java samples are not run.
     #[serde(alias = "Java")]
@@ -54,13 +57,14 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order reports list them.
-    pub const ALL: [Language; 7] = [
+    pub const ALL: [Language; 8] = [
         Language::Python,
         Language::C,
         Language::Cpp,
         Language::Rust,
         Language::Javascript,
         Language::Typescript,
+        Language::Go,
         Language::Java,
     ];
 
@@ -73,6 +77,7 @@ impl Language {
             Language::Rust => "rust",
             Language::Javascript => "javascript",
             Language::Typescript => "typescript",
+            Language::Go => "go",
             Language::Java => "java",
         }
     }
@@ -86,6 +91,7 @@ impl Language {
             Language::Rust => "Rust",
             Language::Javascript => "JavaScript",
             Language::Typescript => "TypeScript",
+            Language::Go => "Go",
             Language::Java => "Java",
         }
     }
@@ -99,6 +105,7 @@ impl Language {
             "rust" | "rs" => Language::Rust,
             "javascript" | "js" => Language::Javascript,
             "typescript" | "ts" => Language::Typescript,
+            "go" | "golang" => Language::Go,
             "java" => Language::Java,
             _ => return None,
         })

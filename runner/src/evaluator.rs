@@ -22,6 +22,7 @@ pub fn can_run(language: Language) -> bool {
             | Language::Cpp
             | Language::Javascript
             | Language::Typescript
+            | Language::Go
     )
 }
 
@@ -101,6 +102,9 @@ impl<'a> Evaluator<'a> {
                 }
                 if toolchains.c_compiler_identity().is_some() {
                     languages.extend([Language::C, Language::Cpp]);
+                }
+                if toolchains.go_version().is_ok() {
+                    languages.push(Language::Go);
                 }
                 Some(toolchains)
             }
@@ -211,7 +215,9 @@ impl<'a> Evaluator<'a> {
             Language::Python => loaded(&self.python, "Python runtime"),
             Language::Javascript => loaded(&self.javascript, "JavaScript runtime"),
             Language::Typescript => loaded(&self.typescript, "JavaScript runtime"),
-            Language::Rust | Language::C | Language::Cpp => loaded(&self.toolchains, "compilers"),
+            Language::Rust | Language::C | Language::Cpp | Language::Go => {
+                loaded(&self.toolchains, "compilers")
+            }
             other => anyhow::bail!("samples in {other} cannot be run yet"),
         }
     }

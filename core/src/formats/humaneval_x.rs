@@ -51,6 +51,9 @@ pub(crate) struct Problem {
     declaration: String,
     canonical_solution: String,
     test: String,
+    /// Go only: the test file's package clause and imports.
+    #[serde(default)]
+    test_setup: String,
     #[serde(default)]
     #[allow(dead_code)]
     example_test: Option<String>,
@@ -214,12 +217,7 @@ impl Problem {
         let prefix = self.task_id.split('/').next().unwrap_or_default();
         let language = match prefix {
             "CPP" | "C++" | "Cpp" | "cpp" => Language::Cpp,
-            "Go" | "go" => {
-                return Err(format!(
-                    "`{}`: Go tasks are not supported (no Go language in wasmeval)",
-                    self.task_id
-                ))
-            }
+            "Go" | "go" => Language::Go,
             other => Language::parse(other).ok_or_else(|| {
                 format!(
                     "`{}`: unknown language prefix `{other}` (expected CPP, JavaScript, Python, \
@@ -272,6 +270,13 @@ impl Problem {
                         .map_err(|problem| format!("`{}`: {problem}", self.task_id))?,
                     entry,
                 )
+            }
+            // Go: the test file's imports (`testing`, testify's `assert`) are the suite's setup,
+            // compiled as a file of its own beside the candidate (judging/compiled.rs).
+            Language::Go => {
+                setup = self.test_setup.clone();
+                let entry = last_name_after(&self.declaration, "func ");
+                (self.prompt, self.test, entry)
             }
             // HumanEval-X has no TypeScript; its language names never map to it.
             Language::Java | Language::C | Language::Typescript => {
@@ -529,6 +534,7 @@ mod tests {
             "cpp" => include_str!("../../../tests/fixtures/humaneval-x/cpp.jsonl"),
             "js" => include_str!("../../../tests/fixtures/humaneval-x/js.jsonl"),
             "python" => include_str!("../../../tests/fixtures/humaneval-x/python.jsonl"),
+            "go" => include_str!("../../../tests/fixtures/humaneval-x/go.jsonl"),
             _ => include_str!("../../../tests/fixtures/humaneval-x/rust.jsonl"),
         };
         parse_tasks(&format!("{language}.jsonl"), text).unwrap()
@@ -663,9 +669,19 @@ mod tests {
     }
 
     #[test]
-    fn go_is_refused() {
-        let line = r#"{"task_id":"Go/0","prompt":"","declaration":"","canonical_solution":"","test":"","example_test":""}"#;
-        let e = parse_tasks("go.jsonl", line).unwrap_err();
-        assert!(e.to_string().contains("Go tasks are not supported"), "{e}");
+    fn go_tasks_keep_the_test_file_setup_and_the_prompt_as_the_program_start() {
+        let tasks = fixture("go");
+        assert_eq!(tasks.len(), 3);
+        let task = &tasks[1];
+        assert_eq!(task.language, Language::Go);
+        assert_eq!(task.entry_point.as_deref(), Some("Shout"));
+        assert!(task.prompt.starts_with("import (\n    \"strings\"\n)"));
+        let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+            panic!("{:?}", task.tests)
+        };
+        assert!(setup.starts_with("package main\n"), "{setup}");
+        assert!(setup.contains("\"github.com/stretchr/testify/assert\""));
+        assert!(cases[0].code.starts_with("func TestShout(t *testing.T)"));
+        assert!(task.references[0].code.ends_with("return result\n}\n\n"));
     }
 }

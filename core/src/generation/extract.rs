@@ -105,6 +105,7 @@ fn tag_names(tag: &str, language: Language) -> bool {
         Language::Cpp => &["cpp", "c++", "cc", "cxx", "hpp"],
         Language::C => &["c", "h"],
         Language::Rust => &["rust", "rs"],
+        Language::Go => &["go", "golang"],
         Language::Java => &["java"],
     };
     aliases.contains(&word.as_str())
@@ -182,6 +183,7 @@ fn defines_function(code: &str, name: &str, language: Language) -> bool {
             vec![format!("function {name}("), format!("{name} = ")]
         }
         Language::Rust => vec![format!("fn {name}(")],
+        Language::Go => vec![format!("func {name}(")],
         Language::C | Language::Cpp | Language::Java => vec![format!(" {name}(")],
     };
     patterns.iter().any(|p| code.contains(p.as_str()))

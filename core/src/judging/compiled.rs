@@ -16,6 +16,13 @@
 //!   then writes the line; the test's macros are called by their full paths (`::std::assert_eq!`)
 //!   so a candidate's `macro_rules!` cannot shadow them.
 //!
+//! - Go: the candidate, the test and wasmeval's `main` are three files of one package (each
+//!   file has its own imports, as `go test` gives a test file), bundled in one source by
+//!   [`go_files`]'s markers; the test's `assert.New(` becomes wasmeval's testify stand-in
+//!   (`guests/go/assert.go`), a candidate's `func main` becomes `func _`, and our `main` calls
+//!   every `Test*` function of the test with a `*__wasmeval_T` (the test's `*testing.T`), then
+//!   writes the line.
+//!
 //! What stays forgeable: a candidate that reads its own argv and writes the line itself, then
 //! exits, knowing this protocol. Such cases are judged in the guest, and results say so; `calls`
 //! cases, judged on the host, are not forgeable this way.
@@ -46,7 +53,16 @@ pub fn first_error(output: &str) -> String {
             || located(line, ": error:")
             || located(line, ": fatal error:")
     };
+    // Go names the package first (`# command-line-arguments`, `# _/tmp/x`): not an error line.
+    let lines: Vec<&str> = lines.into_iter().filter(|l| !l.starts_with("# ")).collect();
     let line = match lines.iter().position(|l| is_error(l)) {
+        // Go's `package .` names the package, and the error follows on an indented line
+        // (`\timports syscall/js: build constraints exclude all Go files in ...`).
+        None if lines.first().is_some_and(|l| l.starts_with("package "))
+            && lines.get(1).is_some_and(|l| l.starts_with('\t')) =>
+        {
+            format!("{}: {}", lines[0].trim(), lines[1].trim())
+        }
         Some(at) => {
             let error = lines[at].trim();
             // rustc names the place on the next line: `  --> main.rs:3:5`.
@@ -80,6 +96,7 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
     let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
+        Language::Go => go_test_program(candidate, setup, test),
         Language::Cpp => format!(
             "{candidate}\n{}\nextern \"C\" void {END_OF_TESTS}(void);\n{setup}\n{}\n",
             C_PRELUDE,
@@ -91,6 +108,317 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
             c_family_test(test)
         ),
     }
+}
+
+/// The source a whole program in `language` is compiled from: Go code without a package clause
+/// (a HumanEval-X completion) is in `package main`; other languages' code as it is.
+pub fn whole_program(language: Language, code: &str) -> String {
+    match language {
+        Language::Go => go_with_package(code),
+        _ => code.to_owned(),
+    }
+}
+
+/// The line that starts each file after the first in a Go source bundle.
+const GO_FILE_MARKER: &str = "//wasmeval:file ";
+
+/// The files after the candidate's in a Go assertion program, in order.
+const GO_FILES: [&str; 2] = ["test.go", "wasmeval_main.go"];
+
+/// wasmeval's testify stand-in and end-of-tests line, the last file of a Go assertion program.
+const GO_ASSERT: &str = include_str!("../../../guests/go/assert.go");
+
+/// The files of a Go source bundle: `main.go` (the candidate), then wasmeval's `test.go` and
+/// `wasmeval_main.go` where their marker lines are. Markers are searched from the end, so marker
+/// lines inside the candidate's code (which comes first) split nothing of wasmeval's: at most the
+/// candidate's own code into files of the same package.
+pub fn go_files(source: &str) -> Vec<(&'static str, &str)> {
+    let mut files = Vec::new();
+    let mut rest = source;
+    for name in GO_FILES.iter().rev() {
+        let marker = format!("\n{GO_FILE_MARKER}{name}\n");
+        if let Some(at) = rest.rfind(&marker) {
+            files.push((*name, &rest[at + marker.len()..]));
+            rest = &rest[..at];
+        }
+    }
+    files.push(("main.go", rest));
+    files.reverse();
+    files
+}
+
+/// Whether Go `code` starts with a package clause (after blank lines and comments).
+fn go_has_package(code: &str) -> bool {
+    let mut rest = code.trim_start();
+    loop {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r).trim_start();
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r).trim_start();
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("package")
+        .is_some_and(|after| after.starts_with(|c: char| c.is_whitespace()))
+}
+
+/// Go `code` with `package main` before it when it has no package clause.
+fn go_with_package(code: &str) -> String {
+    if go_has_package(code) {
+        code.to_owned()
+    } else {
+        format!("package main\n\n{code}")
+    }
+}
+
+/// The packages a Go file of an assertion program may use without importing them (CodeGeeX's
+/// `IMPORT_HELPER["go"]`, which HumanEval-X's evaluator adds the same way).
+const GO_IMPORT_HELPER: [&str; 10] = [
+    "math",
+    "strings",
+    "fmt",
+    "strconv",
+    "time",
+    "bytes",
+    "regexp",
+    "sort",
+    "math/rand",
+    "crypto/md5",
+];
+
+/// Go `code` with comments and the contents of string, raw string and rune literals replaced by
+/// spaces, so that words in them ("a list of strings.") are not taken for code.
+fn go_code_only(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            '"' | '\'' | '`' => {
+                let quote = c;
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if c == quote && (quote == '`' || !escaped) {
+                        break;
+                    }
+                    escaped = quote != '`' && c == '\\' && !escaped;
+                }
+                out.push_str("\"\"");
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `name.` occurs in `code` as a qualified identifier (not the tail of a longer name,
+/// not in a comment or a literal).
+fn go_uses(code: &str, name: &str) -> bool {
+    let code = &go_code_only(code);
+    let pattern = format!("{name}.");
+    code.match_indices(&pattern).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    })
+}
+
+/// A Go file's imports fixed as HumanEval-X's evaluator (CodeGeeX) fixes them, since its prompts
+/// import what the reference uses and its tests what they use, in one file: imports the file does
+/// not use are dropped (Go refuses them), and packages of [`GO_IMPORT_HELPER`] it uses without
+/// importing are added. The import declarations become one line where the first was (or after
+/// the package clause), blank lines keep the rest of the file on its lines, so compile errors
+/// name the lines of the code as written. A file it cannot read (no package clause) is left as
+/// it is.
+fn go_fix_imports(file: &str) -> String {
+    let mut lines: Vec<&str> = file.split_inclusive('\n').collect();
+    let Some(package) = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("package "))
+    else {
+        return file.to_owned();
+    };
+    // The import declarations after the package clause: (alias, path) specs and their lines.
+    let mut specs: Vec<(Option<String>, String)> = Vec::new();
+    let mut import_lines = Vec::new();
+    let mut at = package + 1;
+    let mut in_group = false;
+    while at < lines.len() {
+        let line = lines[at].trim();
+        if in_group {
+            import_lines.push(at);
+            if line.starts_with(')') {
+                in_group = false;
+            } else if let Some(spec) = go_import_spec(line) {
+                specs.push(spec);
+            }
+        } else if line.is_empty() || line.starts_with("//") {
+        } else if let Some(rest) = line.strip_prefix("import") {
+            let rest = rest.trim();
+            import_lines.push(at);
+            if let Some(group) = rest.strip_prefix('(') {
+                let group = group.trim();
+                if let Some(inner) = group.strip_suffix(')') {
+                    specs.extend(inner.split(';').filter_map(|s| go_import_spec(s.trim())));
+                } else {
+                    in_group = true;
+                    specs.extend(go_import_spec(group));
+                }
+            } else {
+                specs.extend(go_import_spec(rest));
+            }
+        } else {
+            break;
+        }
+        at += 1;
+    }
+    let body: String = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i > package && !import_lines.contains(i))
+        .map(|(_, l)| *l)
+        .collect();
+    let name_of = |alias: &Option<String>, path: &str| {
+        alias
+            .clone()
+            .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_owned())
+    };
+    let mut kept: Vec<String> = Vec::new();
+    let mut paths: Vec<String> = Vec::new();
+    for (alias, path) in &specs {
+        let name = name_of(alias, path);
+        let keep = matches!(name.as_str(), "_" | ".") || go_uses(&body, &name);
+        if keep && !paths.contains(path) {
+            kept.push(match alias {
+                Some(alias) => format!("{alias} \"{path}\""),
+                None => format!("\"{path}\""),
+            });
+            paths.push(path.clone());
+        }
+    }
+    for path in GO_IMPORT_HELPER {
+        let name = name_of(&None, path);
+        let imported_as = specs.iter().any(|(a, p)| name_of(a, p) == name);
+        if !imported_as && !paths.iter().any(|p| p == path) && go_uses(&body, &name) {
+            kept.push(format!("\"{path}\""));
+            paths.push(path.to_owned());
+        }
+    }
+    let declaration = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("import ({})", kept.join("; "))
+    };
+    match import_lines.first() {
+        Some(&first) => {
+            for &i in &import_lines {
+                lines[i] = if lines[i].ends_with('\n') { "\n" } else { "" };
+            }
+            let mut out = String::with_capacity(file.len() + 64);
+            for (i, line) in lines.iter().enumerate() {
+                if i == first {
+                    out.push_str(&declaration);
+                }
+                out.push_str(line);
+            }
+            out
+        }
+        None => {
+            let mut out = String::with_capacity(file.len() + 64);
+            for (i, line) in lines.iter().enumerate() {
+                if i == package && !declaration.is_empty() {
+                    out.push_str(line.trim_end_matches('\n'));
+                    out.push_str("; ");
+                    out.push_str(&declaration);
+                    out.push('\n');
+                } else {
+                    out.push_str(line);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// One import spec (`"fmt"`, `m "math"`, `_ "embed"`) as (alias, path).
+fn go_import_spec(spec: &str) -> Option<(Option<String>, String)> {
+    let spec = spec.split("//").next().unwrap_or_default().trim();
+    let (alias, quoted) = match spec.split_once(char::is_whitespace) {
+        Some((alias, quoted)) => (Some(alias.to_owned()), quoted.trim()),
+        None => (None, spec),
+    };
+    let path = quoted
+        .strip_prefix('"')?
+        .strip_suffix('"')
+        .or_else(|| quoted.strip_prefix('`')?.strip_suffix('`'))?;
+    Some((alias, path.to_owned()))
+}
+
+/// A Go assertion program: the candidate (its own `func main` renamed `func _`, which Go allows
+/// any number of times and never calls), the test file (its testify import dropped and
+/// `assert.New(` replaced by the stand-in's) and wasmeval's file with `main`.
+fn go_test_program(candidate: &str, setup: &str, test: &str) -> String {
+    let candidate: String = go_with_package(candidate)
+        .split_inclusive('\n')
+        .map(|line| match line.strip_prefix("func main(") {
+            Some(rest) => format!("func _({rest}"),
+            None => line.to_owned(),
+        })
+        .collect();
+    let candidate = go_fix_imports(&candidate);
+    // `testing` only names the type of `t` (which HumanEval-X's tests only pass to `assert.New`):
+    // wasmeval's own `__wasmeval_T` keeps the package, 0.3 MB of module, out.
+    let setup: String = setup
+        .split_inclusive('\n')
+        .filter(|line| {
+            let line = line.trim();
+            line != "\"github.com/stretchr/testify/assert\"" && line != "\"testing\""
+        })
+        .collect();
+    let test_file = go_with_package(&format!("{setup}\n{test}"))
+        .replace("assert.New(", "__wasmeval_assert_New(")
+        .replace("*testing.T", "*__wasmeval_T");
+    let test_file = go_fix_imports(&test_file);
+    let calls: String = test
+        .lines()
+        .filter_map(|line| {
+            let name = line.strip_prefix("func Test")?;
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            Some(format!("\tTest{name}(new(__wasmeval_T))\n"))
+        })
+        .collect();
+    // A test with no Test function never passes: it never reaches the end-of-tests line.
+    let calls = if calls.is_empty() {
+        "\tpanic(\"the test defines no Test function\")\n".to_owned()
+    } else {
+        calls
+    };
+    format!(
+        "{candidate}\n{GO_FILE_MARKER}{}\n{test_file}\n{GO_FILE_MARKER}{}\n{GO_ASSERT}\n\
+         func main() {{\n{calls}\t__wasmeval_end_of_tests()\n}}\n",
+        GO_FILES[0], GO_FILES[1]
+    )
 }
 
 /// The source of a `calls` driver program: the candidate, then the driver (a test whose converted
@@ -281,6 +609,8 @@ pub fn judge_assertion_program(execution: &Execution, token: &Token) -> Outcome 
         .lines()
         .skip_while(|line| !line.contains("panicked at"))
         .nth(1);
+    // Go prints `panic: <message>` (and `[recovered]`, goroutine traces after it).
+    let panic = panic.or_else(|| stderr.lines().find_map(|line| line.strip_prefix("panic: ")));
     match (assertion, panic) {
         (Some(line), _) => Outcome::new(Verdict::WrongAnswer, excerpt(line.trim())),
         (None, Some(panic)) => Outcome::new(
@@ -413,6 +743,56 @@ mod tests {
         let c = assertion_program(Language::C, "", "", "int main(void) { assert(1); }");
         assert!(c.contains("\nvoid __wasmeval_end_of_tests(void);"));
         assert!(c.ends_with("assert(1); __wasmeval_end_of_tests(); }\n"));
+    }
+
+    #[test]
+    fn go_imports_are_fixed_as_humaneval_xs_evaluator_does_on_the_same_lines() {
+        // The prompt's unused import is dropped, a used helper package added.
+        let file = "package main\n\nimport (\n    \"math\"\n    \"strings\"\n)\n\nfunc f(s string) []string { return strings.Fields(strconv.Itoa(1)) }\n";
+        let fixed = go_fix_imports(file);
+        assert_eq!(
+            fixed,
+            "package main\n\nimport (\"strings\"; \"strconv\")\n\n\n\n\nfunc f(s string) []string { return strings.Fields(strconv.Itoa(1)) }\n"
+        );
+        assert_eq!(file.lines().count(), fixed.lines().count());
+        // No import declaration: the added ones go on the package clause's line.
+        assert_eq!(
+            go_fix_imports("package main\nfunc g() float64 { return math.Pi }\n"),
+            "package main; import (\"math\")\nfunc g() float64 { return math.Pi }\n"
+        );
+        // Words in comments and literals are not uses (HumanEval-X's Go/158: "a list of strings.").
+        assert_eq!(
+            go_fix_imports(
+                "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
+            ),
+            "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
+        );
+        // Aliases, blank imports and a one-line import kept when used; `xmath.` is not `math.`.
+        assert_eq!(
+            go_fix_imports(
+                "package main\nimport m \"math\"\nimport _ \"embed\"\nvar x = m.Pi + xmath.E\n"
+            ),
+            "package main\nimport (m \"math\"; _ \"embed\")\n\nvar x = m.Pi + xmath.E\n"
+        );
+        let program = assertion_program(
+            Language::Go,
+            "func Add(a, b int) int { return a + b }\nfunc main() {}\n",
+            "package main\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n)\n",
+            "func TestAdd(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(3, Add(1, 2))\n}\n",
+        );
+        let files = go_files(&program);
+        let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["main.go", "test.go", "wasmeval_main.go"]);
+        assert!(files[0].1.contains("func _() {}"), "{}", files[0].1);
+        assert!(files[1].1.contains("func TestAdd(t *__wasmeval_T)"));
+        assert!(files[1].1.contains("assert := __wasmeval_assert_New(t)"));
+        assert!(!files[1].1.contains("testify"));
+        assert!(files[2].1.ends_with(
+            "func main() {\n\tTestAdd(new(__wasmeval_T))\n\t__wasmeval_end_of_tests()\n}\n"
+        ));
+        // A candidate's own marker lines split only its own code.
+        let forged = format!("x\n//wasmeval:file wasmeval_main.go\ny{program}");
+        assert_eq!(go_files(&forged)[2].1, files[2].1);
     }
 
     #[test]

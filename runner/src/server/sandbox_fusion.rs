@@ -55,6 +55,7 @@ fn language(name: &str) -> Option<Language> {
         "cpp" => Some(Language::Cpp),
         "c" => Some(Language::C),
         "rust" => Some(Language::Rust),
+        "go" => Some(Language::Go),
         _ => None,
     }
 }
@@ -89,7 +90,7 @@ pub(super) async fn run_code(
     let request: RunCodeRequest = parse_body(&body)?;
     let Some(language) = language(&request.language) else {
         return Ok(sandbox_error(format!(
-            "wasmeval cannot run `{}`: it runs python, nodejs, cpp, c and rust",
+            "wasmeval cannot run `{}`: it runs python, nodejs, typescript, cpp, c, rust and go",
             request.language
         )));
     };
@@ -148,7 +149,10 @@ pub(super) async fn run_code(
             let fetch_paths: Vec<PathBuf> = fetch.iter().map(|(_, p)| p.clone()).collect();
             let run =
                 evaluator.run_program(language, &code, stdin, &files, &fetch_paths, limits)?;
-            let compiled = matches!(language, Language::C | Language::Cpp | Language::Rust);
+            let compiled = matches!(
+                language,
+                Language::C | Language::Cpp | Language::Rust | Language::Go
+            );
             Ok(response(run, &fetch, compiled))
         }))
         .map_err(|(Refused::Full, _)| busy())?;
@@ -257,7 +261,8 @@ mod tests {
         assert_eq!(language("nodejs"), Some(Language::Javascript));
         assert_eq!(language("typescript"), Some(Language::Typescript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
-        assert_eq!(language("go"), None);
+        assert_eq!(language("go"), Some(Language::Go));
+        assert_eq!(language("go_test"), None);
     }
 }
 

@@ -43,8 +43,9 @@ pub struct Confinement {
     pub read: Vec<PathBuf>,
     /// Files that may be read and written but are not folders (`/dev/null`).
     pub devices: Vec<PathBuf>,
-    /// The one folder that may be written: the compilation's scratch folder.
-    pub write: PathBuf,
+    /// The folders that may be written: the compilation's scratch folder (and, for Go, its
+    /// build cache).
+    pub write: Vec<PathBuf>,
     /// RLIMIT_CPU soft limit in seconds (SIGXCPU); the hard limit is one second more (SIGKILL).
     pub cpu_seconds: u64,
     /// RLIMIT_AS in bytes.
@@ -69,8 +70,10 @@ impl Confinement {
             out.push("--device".into());
             out.push(path.into());
         }
-        out.push("--write".into());
-        out.push(self.write.as_os_str().into());
+        for path in &self.write {
+            out.push("--write".into());
+            out.push(path.into());
+        }
         out.push("--cpu".into());
         out.push(self.cpu_seconds.to_string().into());
         out.push("--memory".into());
@@ -152,7 +155,7 @@ impl Confinement {
                 AccessFs::ReadFile | AccessFs::WriteFile,
             ))
             .context("landlock: device rules")?
-            .add_rules(path_beneath_rules([&self.write], all))
+            .add_rules(path_beneath_rules(&self.write, all))
             .context("landlock: scratch rule")?;
         let status = ruleset
             .restrict_self()
@@ -222,15 +225,18 @@ pub const SOURCE_DATE_EPOCH: &str = "946684800";
 
 /// Runs `program args` under `confinement` through the helper binary `helper` (a `wasmeval`
 /// executable), in `cwd` (the scratch folder, also its TMPDIR), with an otherwise empty
-/// environment (but for [`SOURCE_DATE_EPOCH`]), keeping at most `output_cap` bytes of each output
+/// environment (but for [`SOURCE_DATE_EPOCH`] and `env`, which only Go's compiler needs), keeping at most `output_cap` bytes of each output
 /// stream and killing the whole process group after `wall`.
 ///
 /// `Err` only when the helper could not be started or waited for.
+// Each argument is a different part of one confined run; grouping them would only move the list.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     helper: &Path,
     confinement: &Confinement,
     program: &Path,
     args: &[OsString],
+    env: &[(OsString, OsString)],
     cwd: &Path,
     output_cap: usize,
     wall: std::time::Duration,
@@ -254,6 +260,7 @@ pub fn run(
     // A fixed build time: clang's __DATE__, __TIME__ and __TIMESTAMP__ follow it, so the host's
     // clock never reaches a module and a cold cache builds the same module as a warm one.
     command.env("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH);
+    command.envs(env.iter().map(|(k, v)| (k, v)));
     let started = std::time::Instant::now();
     let mut child = command
         .spawn()
@@ -358,7 +365,7 @@ mod tests {
         let confinement = Confinement {
             read: vec!["/usr/lib".into(), "/opt/sysroot".into()],
             devices: vec!["/dev/null".into()],
-            write: "/tmp/scratch".into(),
+            write: vec!["/tmp/scratch".into()],
             cpu_seconds: 3,
             memory_bytes: 1 << 30,
             file_bytes: 1 << 20,

@@ -18,11 +18,13 @@
 
 pub mod clang;
 pub mod confine;
+pub mod go;
 pub mod rust;
 
 use anyhow::{bail, Context, Result};
 use clang::ClangToolchain;
 use confine::{Confinement, CONFINE_FAILED, FAILURE_PREFIX};
+use go::GoToolchain;
 use rust::RustToolchain;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
@@ -116,6 +118,90 @@ trait Compiler: Sync + Send {
     fn reports_crashes(&self) -> bool;
     /// The cache key of `source` in `language`.
     fn cache_key(&self, language: Language, source: &str) -> String;
+    /// Writes `source` into the scratch folder `dir` (one file, [`Compiler::source_name`]).
+    fn write_source(&self, language: Language, source: &str, dir: &Path) -> Result<()> {
+        std::fs::write(dir.join(self.source_name(language)), source)
+            .context("cannot write the source into the scratch folder")
+    }
+    /// Environment variables of a compilation in `scratch`, beyond the empty environment.
+    fn env(&self, _scratch: &Path) -> Vec<(OsString, OsString)> {
+        Vec::new()
+    }
+    /// Folders the compiler may write besides the scratch folder.
+    fn write_paths(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// The Go distribution, its `go version` (part of every Go cache key) and its build cache.
+#[derive(Debug)]
+struct Go {
+    toolchain: GoToolchain,
+    version: String,
+    /// `GOCACHE`: one folder per Go version in the compiled-module cache folder.
+    cache: PathBuf,
+}
+
+impl Compiler for Go {
+    fn program(&self) -> &Path {
+        &self.toolchain.go
+    }
+    fn args(&self, _language: Language) -> Vec<OsString> {
+        GoToolchain::args()
+    }
+    fn source_name(&self, _language: Language) -> &'static str {
+        "main.go"
+    }
+    fn read_paths(&self) -> Vec<PathBuf> {
+        self.toolchain.read_paths()
+    }
+    fn neutral_paths(&self) -> Vec<(&Path, &'static str)> {
+        vec![
+            (&self.toolchain.goroot, "<goroot>"),
+            (&self.cache, "<gocache>"),
+        ]
+    }
+    fn out_of_memory(&self, output: &str, _signal: Option<i32>) -> bool {
+        // The Go runtime's message when an allocation (or a thread) cannot be had.
+        output.contains("out of memory") || output.contains("cannot allocate memory")
+    }
+    fn reports_crashes(&self) -> bool {
+        true
+    }
+    fn cache_key(&self, _language: Language, source: &str) -> String {
+        // The environment's settings are the flags too: they change what is built.
+        let scratch = Path::new("<scratch>");
+        let flags: Vec<String> = GoToolchain::args()
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .chain(
+                self.toolchain
+                    .env(scratch, Path::new("<gocache>"))
+                    .iter()
+                    .filter(|(name, _)| name != "GOROOT")
+                    .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())),
+            )
+            .chain([go::go_mod(&self.version)])
+            .collect();
+        key(&self.version, &flags.join("\0"), source)
+    }
+    fn write_source(&self, _language: Language, source: &str, dir: &Path) -> Result<()> {
+        let dir = dir.join(go::PACKAGE_DIR);
+        std::fs::create_dir(&dir).context("cannot create the package folder")?;
+        std::fs::write(dir.join("go.mod"), go::go_mod(&self.version))
+            .context("cannot write go.mod into the scratch folder")?;
+        for (name, text) in wasmeval_core::judging::compiled::go_files(source) {
+            std::fs::write(dir.join(name), text)
+                .with_context(|| format!("cannot write {name} into the scratch folder"))?;
+        }
+        Ok(())
+    }
+    fn env(&self, scratch: &Path) -> Vec<(OsString, OsString)> {
+        self.toolchain.env(scratch, &self.cache)
+    }
+    fn write_paths(&self) -> Vec<PathBuf> {
+        vec![self.cache.clone()]
+    }
 }
 
 /// The file every compiler writes its module to, in the scratch folder.
@@ -216,6 +302,8 @@ pub struct Toolchains {
     rust: std::result::Result<Rust, String>,
     /// clang for C and C++, or why it is unavailable (not installed, cannot be confined).
     clang: std::result::Result<Clang, String>,
+    /// Go, or why it is unavailable (not installed, cannot be confined).
+    go: std::result::Result<Go, String>,
     cache_dir: PathBuf,
     /// The `wasmeval` binary that provides the `__confined-exec` helper.
     helper: PathBuf,
@@ -255,15 +343,25 @@ impl Toolchains {
             .with_context(|| format!("cannot create {}", cache_dir.display()))?;
         let rust = detect_rust(helper, allow_unconfined);
         let clang = detect_clang(cache_dir, helper, allow_unconfined).map_err(|e| format!("{e:#}"));
+        let go = detect_go(cache_dir, helper, allow_unconfined);
+        let (go, go_confinement) = match go {
+            Ok((go, confinement)) => (Ok(go), Some(confinement)),
+            Err(error) => (Err(format!("{error:#}")), None),
+        };
         let (rust, confinement) = match rust {
             Ok((rust, confinement)) => (Ok(rust), confinement),
             Err(error) => {
                 let reason = format!("{error:#}");
-                // Without rustc, the confinement is read off the helper running clang.
-                let confinement = match &clang {
-                    Ok(clang) => report_confinement(helper, allow_unconfined, clang)?,
-                    Err(clang_reason) => {
-                        bail!("no compiler is usable: rustc: {reason}; clang: {clang_reason}")
+                // Without rustc, the confinement is read off the helper running clang or go.
+                let confinement = match (&clang, go_confinement) {
+                    (Ok(clang), _) => report_confinement(helper, allow_unconfined, clang)?,
+                    (Err(_), Some(confinement)) => confinement,
+                    (Err(clang_reason), None) => {
+                        let go_reason = go.as_ref().err().cloned().unwrap_or_default();
+                        bail!(
+                            "no compiler is usable: rustc: {reason}; clang: {clang_reason}; \
+                             go: {go_reason}"
+                        )
                     }
                 };
                 (Err(reason), confinement)
@@ -272,6 +370,7 @@ impl Toolchains {
         Ok(Toolchains {
             rust,
             clang,
+            go,
             cache_dir: cache_dir.to_owned(),
             helper: helper.to_owned(),
             allow_unconfined,
@@ -297,6 +396,14 @@ impl Toolchains {
     pub fn clang_version(&self) -> std::result::Result<&str, &str> {
         match &self.clang {
             Ok(clang) => Ok(&clang.version),
+            Err(reason) => Err(reason),
+        }
+    }
+
+    /// `go version` of the Go toolchain, or why there is none.
+    pub fn go_version(&self) -> std::result::Result<&str, &str> {
+        match &self.go {
+            Ok(go) => Ok(&go.version),
             Err(reason) => Err(reason),
         }
     }
@@ -336,6 +443,7 @@ impl Toolchains {
             Language::C | Language::Cpp => {
                 (self.clang.as_ref().map(|c| c as &dyn Compiler), "C/C++")
             }
+            Language::Go => (self.go.as_ref().map(|c| c as &dyn Compiler), "Go"),
             other => bail!("no toolchain for {other} yet"),
         };
         compiler.map_err(|reason| anyhow::anyhow!("no toolchain for {what}: {reason}"))
@@ -366,9 +474,9 @@ impl Toolchains {
 
         let compiler = self.compiler(language)?;
         let scratch = Scratch::new()?;
-        std::fs::write(scratch.path.join(compiler.source_name(language)), source)
-            .context("cannot write the source into the scratch folder")?;
+        compiler.write_source(language, source, &scratch.path)?;
         let mut confinement = confinement(compiler.read_paths(), &scratch.path, limits);
+        confinement.write.extend(compiler.write_paths());
         confinement.allow_unconfined = self.allow_unconfined;
         self.compiler_runs.fetch_add(1, Ordering::Relaxed);
         // Read a little more than the cap: replacing the scratch path by nothing shortens the text,
@@ -381,6 +489,7 @@ impl Toolchains {
             &confinement,
             compiler.program(),
             &compiler.args(language),
+            &compiler.env(&scratch.path),
             &scratch.path,
             cap,
             limits.wall(),
@@ -515,6 +624,7 @@ fn run_reporting_confinement(
         &confinement,
         compiler,
         &[version_flag.into()],
+        &[],
         &scratch.path,
         64 << 10,
         Duration::from_secs(60),
@@ -575,6 +685,7 @@ fn detect_clang(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Resu
             &confinement,
             &toolchain.clang,
             &args,
+            &[],
             &scratch.path,
             64 << 10,
             Duration::from_secs(60),
@@ -628,6 +739,56 @@ fn detect_clang(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Resu
     Ok(Clang { toolchain, version })
 }
 
+/// Finds Go, runs `go version` confined (with the build's environment), and makes its build
+/// cache folder in `cache_dir`; returns the compiler and what the kernel enforced.
+fn detect_go(cache_dir: &Path, helper: &Path, allow_unconfined: bool) -> Result<(Go, String)> {
+    let toolchain = GoToolchain::find()?;
+    let cache_dir = cache_dir
+        .canonicalize()
+        .with_context(|| format!("cannot resolve {}", cache_dir.display()))?;
+    let scratch = Scratch::new()?;
+    let mut confinement = confinement(
+        toolchain.read_paths(),
+        &scratch.path,
+        &CompileLimits::default(),
+    );
+    confinement.allow_unconfined = allow_unconfined;
+    confinement.report = true;
+    let finished = confine::run(
+        helper,
+        &confinement,
+        &toolchain.go,
+        &["version".into()],
+        &toolchain.env(&scratch.path, &scratch.path.join("cache")),
+        &scratch.path,
+        64 << 10,
+        Duration::from_secs(60),
+    )?;
+    let stderr = String::from_utf8_lossy(&finished.stderr);
+    if !finished.status.success() {
+        bail!(
+            "cannot run go confined ({}): {}",
+            finished.status,
+            stderr.trim()
+        );
+    }
+    let report = confine::parse_report(&stderr)
+        .with_context(|| format!("the confinement helper did not report: {stderr}"))?
+        .to_owned();
+    let version = String::from_utf8_lossy(&finished.stdout).trim().to_owned();
+    let cache = cache_dir.join(go::cache_folder_name(&version));
+    std::fs::create_dir_all(&cache)
+        .with_context(|| format!("cannot create {}", cache.display()))?;
+    Ok((
+        Go {
+            toolchain,
+            version,
+            cache,
+        },
+        report,
+    ))
+}
+
 /// Signal numbers (Linux) that end a confined compiler.
 mod libc_signal {
     use rustix::process::Signal;
@@ -642,7 +803,7 @@ fn confinement(read: Vec<PathBuf>, scratch: &Path, limits: &CompileLimits) -> Co
     Confinement {
         read,
         devices: rust::devices(),
-        write: scratch.to_owned(),
+        write: vec![scratch.to_owned()],
         cpu_seconds: limits.cpu_seconds,
         memory_bytes: limits.memory_bytes,
         file_bytes: FILE_LIMIT,

@@ -1,4 +1,4 @@
-//! The hostile corpora (tests/hostile/{python,rust,c,cpp}): every program gets the verdict its
+//! The hostile corpora (tests/hostile/{python,rust,c,cpp,js,ts,go}): every program gets the verdict its
 //! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
 //! `toolchain.rs`; here their run-time programs go through `wasmeval run`, against the io task
@@ -144,6 +144,8 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
             assertion_corpus("rust", "rs"),
         ),
         ("rust", "calls_task.json", calls_corpus("rust", "rs")),
+        ("go", "task.json", crate::go::io_corpus()),
+        ("go", "assertion_task.json", assertion_corpus("go", "go")),
     ]
 }
 
@@ -186,7 +188,7 @@ pub(crate) fn run_time_corpus(language: &str, ext: &str) -> Vec<Hostile> {
 }
 
 /// The `as_*` programs of a language's corpus: candidates for `assertion_task.json`.
-fn assertion_corpus(language: &str, ext: &str) -> Vec<Hostile> {
+pub(crate) fn assertion_corpus(language: &str, ext: &str) -> Vec<Hostile> {
     corpus(language, ext, comment_of(ext))
         .into_iter()
         .filter(|p| p.name.starts_with("as_"))

@@ -11,6 +11,7 @@ mod compiled;
 mod demo;
 mod formats;
 mod fuel_budget;
+mod go;
 mod hostile;
 mod io;
 mod javascript;

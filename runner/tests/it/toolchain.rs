@@ -342,8 +342,8 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
         Compiled::Module { cached: false, .. }
     ));
     assert_eq!(other.compiler_runs(), 1);
-    // Only finished modules in the cache folder (beside the C/C++ project sysroot): no temporary
-    // files left behind.
+    // Only finished modules in the cache folder (beside the C/C++ project sysroot and Go's build
+    // cache): no temporary files left behind.
     let names: Vec<PathBuf> = std::fs::read_dir(cache.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -352,6 +352,11 @@ fn a_normal_program_compiles_once_and_then_comes_from_the_cache() {
                 .unwrap()
                 .to_string_lossy()
                 .starts_with("clang-")
+                && !p
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("go-build-")
         })
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
@@ -634,7 +639,7 @@ mod helper {
             .filter(|p| p.exists())
             .collect(),
             devices: vec!["/dev/null".into()],
-            write: scratch.to_owned(),
+            write: vec![scratch.to_owned()],
             cpu_seconds: 2,
             memory_bytes: 1 << 30,
             file_bytes: 1 << 20,
@@ -652,6 +657,7 @@ mod helper {
             &confinement(&scratch),
             Path::new(program),
             &args,
+            &[],
             &scratch,
             4096,
             wall,
