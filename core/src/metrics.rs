@@ -411,7 +411,12 @@ pub fn score_units<'u, 'a: 'u>(
     let (mut epam_sum, mut graded, mut attempted) = (0.0, 0u64, 0u64);
     let mut not_run = 0u64;
     for unit in units {
-        let run: Vec<&SampleResult> = unit.results.iter().copied().filter(|r| is_run(r)).collect();
+        // The common case, every sample run, borrows the unit's list: this loop runs on every
+        // change of selection in the browser, and a copy per unit would be work for nothing.
+        let run: std::borrow::Cow<[&SampleResult]> = match unit.results.iter().all(|r| is_run(r)) {
+            true => std::borrow::Cow::Borrowed(&unit.results),
+            false => unit.results.iter().copied().filter(|r| is_run(r)).collect(),
+        };
         not_run += (unit.results.len() - run.len()) as u64;
         if run.is_empty() {
             continue;
@@ -425,7 +430,7 @@ pub fn score_units<'u, 'a: 'u>(
         let mut unit_passed = 0u64;
         cases += unit.cases.cases;
         failed_cases += unit.cases.failed;
-        for result in &run {
+        for result in run.iter() {
             samples += 1;
             unit_passed += u64::from(result.verdict == Verdict::Passed);
             verdict_counts[result.verdict as usize] += 1;

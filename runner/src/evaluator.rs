@@ -34,7 +34,8 @@ pub struct Evaluator<'a> {
     pub python: Option<PythonRuntime>,
     /// The JavaScript guest, when the run has JavaScript samples.
     pub javascript: Option<JsRuntime>,
-    /// TypeScript: the JavaScript guest behind a type stripper, when JavaScript is loaded.
+    /// TypeScript: the JavaScript guest behind a type stripper, when JavaScript is loaded (a clone
+    /// of `javascript` sharing its compiled module, so that [`Evaluator::route`] can lend it).
     pub typescript: Option<TypeScript>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
