@@ -7,6 +7,7 @@ use crate::{Answer, Limits, Request};
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasmeval_core::evaluation::{self, Budget, Executor, Guest, Interpreted, Job, Run};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{Execution, Exit};
@@ -43,6 +44,12 @@ pub async fn evaluate(request: String) -> Result<String, JsValue> {
         Guest::Python => jobs.harness_code()?,
         Guest::JavaScript => Vec::new(),
     };
+    // The page's wall clock starts now: loading a guest is not the program's time.
+    let started = js_sys::Object::new();
+    js_sys::Reflect::set(&started, &"started".into(), &JsValue::TRUE)?;
+    js_sys::global()
+        .unchecked_into::<web_sys::DedicatedWorkerGlobalScope>()
+        .post_message(&started)?;
     let token = fresh_token()?;
     let mut route = Interpreted {
         guest,
