@@ -246,7 +246,7 @@ impl Meter<'_> {
                 self.open(true, false);
             }
             Operator::Else | Operator::Catch { .. } | Operator::CatchAll => {
-                self.reachable = self.frames.last().map_or(true, |f| f.reachable);
+                self.reachable = self.frames.last().is_none_or(|f| f.reachable);
             }
             Operator::End | Operator::Delegate { .. } => self.close(end),
             Operator::I32Const { value } => self.previous_const = Some(u64::from(*value as u32)),

@@ -95,3 +95,48 @@ fn the_metered_javascript_guest_is_slower_by_a_printed_factor() {
         metered.wall.as_secs_f64() / original.wall.as_secs_f64(),
     );
 }
+
+/// The Python runtime's folder (`$WASMEVAL_HOME/python`), when installed.
+fn python_home() -> Option<PathBuf> {
+    let home = std::env::var_os("WASMEVAL_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/wasmeval")))?;
+    Some(home.join("python"))
+}
+
+// Ignored: compiling the 104 MB interpreter twice (with and without fuel) takes minutes.
+// Run with `cargo test --release -p wasmeval-meter --test it python -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_python_program_costs_the_same_fuel_metered() {
+    let Some(python) = runtime("python/python-snapshot.wasm") else { return };
+    let home = python_home().expect("home");
+    let started = std::time::Instant::now();
+    let metered = wasmeval_meter::instrument(&python).expect("instrument");
+    eprintln!(
+        "python-snapshot.wasm: {} -> {} bytes in {:.2} s",
+        python.len(),
+        metered.bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let (root, lib) = (home.join("root"), home.join("lib"));
+    let preopens = [(root.as_path(), "/"), (lib.as_path(), "/usr/local/lib")];
+    let env = [
+        ("PYTHONTZPATH", ""),
+        ("PYTHONHASHSEED", "0"),
+        ("PYTHONDONTWRITEBYTECODE", "1"),
+    ];
+    let program = "import json\n\
+        xs = sorted((i * 7919) % 1009 for i in range(2000))\n\
+        try:\n    json.loads('{bad')\nexcept ValueError as e:\n    print('caught', type(e).__name__)\n\
+        print(xs[:5], sum(xs))\n";
+    let args = ["/usr/local/bin/python.wasm", "-c", program];
+    let entry = Entry::Reactor {
+        args: &args,
+        env: &env,
+        preopens: &preopens,
+    };
+    let (original, metered) = both(&python, &entry, 20_000_000_000);
+    assert_eq!(original.stdout, "caught JSONDecodeError\n[0, 0, 1, 1, 2] 1008062\n");
+    eprintln!("Python program: {} fuel both ways", metered.fuel);
+}

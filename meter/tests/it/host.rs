@@ -57,6 +57,28 @@ pub enum Entry<'a> {
         args: &'a [&'a str],
         job: &'a std::path::Path,
     },
+    /// A WASI reactor (`_initialize`, then `run`), as the Python runtime: argv, environment and
+    /// read-only folders (host, guest).
+    Reactor {
+        args: &'a [&'a str],
+        env: &'a [(&'a str, &'a str)],
+        preopens: &'a [(&'a std::path::Path, &'a str)],
+    },
+}
+
+impl Entry<'_> {
+    fn is_wasi(&self) -> bool {
+        !matches!(self, Entry::Call(..))
+    }
+
+    /// The export to call and its arguments (after a reactor's `_initialize`).
+    fn export(&self) -> (&str, &[Val]) {
+        match self {
+            Entry::Call(name, args) => (name, args),
+            Entry::Command { .. } => ("_start", &[]),
+            Entry::Reactor { .. } => ("run", &[]),
+        }
+    }
 }
 
 /// A clock that advances 1 µs per reading, from a fixed start: the same program reads the same
@@ -85,20 +107,33 @@ impl HostWallClock for Ticks {
 
 fn store(engine: &Engine, entry: &Entry<'_>, memory_limit: u64) -> Store<State> {
     let stdout = wasmtime_wasi::p2::pipe::MemoryOutputPipe::new(1 << 20);
+    let (args, env, preopens): (&[&str], &[(&str, &str)], Vec<(&std::path::Path, &str)>) =
+        match entry {
+            Entry::Call(..) => (&[], &[], Vec::new()),
+            Entry::Command { args, job } => (args, &[], vec![(*job, "/job")]),
+            Entry::Reactor {
+                args,
+                env,
+                preopens,
+            } => (args, env, preopens.to_vec()),
+        };
     let wasi = match entry {
         Entry::Call(..) => None,
-        Entry::Command { args, job } => {
+        _ => {
             let clock = Ticks::default();
             let mut wasi = WasiCtxBuilder::new();
             wasi.args(args)
+                .envs(env)
                 .stdout(stdout.clone())
                 .wall_clock(clock.clone())
                 .monotonic_clock(clock)
                 .secure_random(wasmtime_wasi::Deterministic::new(vec![7; 4096]))
                 .insecure_random(wasmtime_wasi::Deterministic::new(vec![9; 4096]))
                 .insecure_random_seed(0x5eed);
-            wasi.preopened_dir(job, "/job", FsPerms::ReadOnly)
-                .expect("preopen");
+            for (host, guest) in preopens {
+                wasi.preopened_dir(host, guest, FsPerms::ReadOnly)
+                    .expect("preopen");
+            }
             Some(wasi.build_p1())
         }
     };
@@ -123,6 +158,11 @@ fn linker(engine: &Engine, wasi: bool) -> Linker<State> {
             s.wasi.as_mut().expect("a command has WASI")
         })
         .expect("wasi");
+        // The Python runtime's door to a partner: closed here (-1, "no host"), as in a run
+        // without one.
+        linker
+            .func_wrap("host", "call", |_: i32, _: i32, _: i32, _: i32| -> i32 { -1 })
+            .expect("host.call");
     }
     linker
 }
@@ -134,10 +174,8 @@ fn call(
     entry: &Entry<'_>,
 ) -> Result<Vec<i64>, wasmtime::Error> {
     let instance = linker.instantiate(&mut *store, module)?;
-    let (name, args): (&str, &[Val]) = match entry {
-        Entry::Call(name, args) => (name, args),
-        Entry::Command { .. } => ("_start", &[]),
-    };
+    initialize(&mut *store, &instance, entry)?;
+    let (name, args) = entry.export();
     let func = instance
         .get_func(&mut *store, name)
         .unwrap_or_else(|| panic!("no export {name}"));
@@ -151,6 +189,20 @@ fn call(
             other => panic!("unexpected result {other:?}"),
         })
         .collect())
+}
+
+/// A reactor's `_initialize`, if it has one.
+fn initialize(
+    store: &mut Store<State>,
+    instance: &wasmtime::Instance,
+    entry: &Entry<'_>,
+) -> Result<(), wasmtime::Error> {
+    if matches!(entry, Entry::Reactor { .. }) {
+        if let Some(init) = instance.get_func(&mut *store, "_initialize") {
+            init.call(&mut *store, &[], &mut [])?;
+        }
+    }
+    Ok(())
 }
 
 fn end_of(result: Result<Vec<i64>, wasmtime::Error>) -> End {
@@ -190,7 +242,7 @@ fn plain(wasm: &[u8], entry: &Entry<'_>, budget: Option<u64>, memory_limit: u64)
     if let Some(budget) = budget {
         store.set_fuel(budget).expect("fuel");
     }
-    let linker = linker(&engine, matches!(entry, Entry::Command { .. }));
+    let linker = linker(&engine, entry.is_wasi());
     let started = Instant::now();
     let result = call(&mut store, &linker, &module, entry);
     let wall = started.elapsed();
@@ -212,7 +264,7 @@ pub fn metered(wasm: &[u8], entry: &Entry<'_>, budget: u64, memory_limit: u64) -
     let engine = engine(false);
     let module = Module::new(&engine, wasm).expect("metered module compiles");
     let mut store = store(&engine, entry, memory_limit);
-    let mut linker = linker(&engine, matches!(entry, Entry::Command { .. }));
+    let mut linker = linker(&engine, entry.is_wasi());
     linker
         .func_wrap(
             wasmeval_meter::GROW_MODULE,
@@ -247,10 +299,8 @@ pub fn metered(wasm: &[u8], entry: &Entry<'_>, budget: u64, memory_limit: u64) -
         let started_with = fuel.get(&mut store).unwrap_i64();
         let used_at_start = wasmeval_meter::FUEL_AT_START - started_with;
         fuel.set(&mut store, Val::I64(budget as i64 - used_at_start))?;
-        let (name, args): (&str, &[Val]) = match entry {
-            Entry::Call(name, args) => (name, args),
-            Entry::Command { .. } => ("_start", &[]),
-        };
+        initialize(&mut store, &instance, entry)?;
+        let (name, args) = entry.export();
         let func = instance.get_func(&mut store, name).expect("export");
         let mut results = vec![Val::I32(0); func.ty(&store).results().len()];
         let outcome = func.call(&mut store, args, &mut results);
