@@ -19,6 +19,10 @@ use wasmeval_core::evaluation::{BrowserFile, BrowserFolder, BrowserGuest};
 /// reads, large enough that the 54 MB zip is about 400 files.
 pub const CHUNK_SIZE: u64 = 128 << 10;
 
+/// The metering pass's output version, part of the cache key: bump it when wasmeval-meter's
+/// output changes, or sites keep modules metered the old way.
+const METERING: u32 = 1;
+
 /// The part of an installed guest's `runtime.json` a site needs.
 #[derive(Debug, Deserialize)]
 struct Installed {
@@ -128,7 +132,7 @@ fn metered(path: &Path, cache: &Path) -> anyhow::Result<Vec<u8>> {
     let key = format!(
         "{:x}-meter{}.wasm",
         Sha256::digest(&bytes),
-        wasmeval_meter::VERSION
+        METERING
     );
     let cached = cache.join(key);
     if let Ok(metered) = std::fs::read(&cached) {
