@@ -56,7 +56,12 @@ pub struct Written {
 
 /// Writes the guests installed in `python_dir` and `js_dir` into `site/runtimes/`, metered, with
 /// their folders in chunks; `cache` holds metered modules between builds.
-pub fn write(python_dir: &Path, js_dir: &Path, site: &Path, cache: &Path) -> anyhow::Result<Written> {
+pub fn write(
+    python_dir: &Path,
+    js_dir: &Path,
+    site: &Path,
+    cache: &Path,
+) -> anyhow::Result<Written> {
     let runtimes = site.join("runtimes");
     if runtimes.exists() {
         std::fs::remove_dir_all(&runtimes)
@@ -67,15 +72,14 @@ pub fn write(python_dir: &Path, js_dir: &Path, site: &Path, cache: &Path) -> any
         let out = runtimes.join(name);
         std::fs::create_dir_all(&out)?;
         let manifest = dir.join("runtime.json");
-        let installed: Installed = serde_json::from_slice(&std::fs::read(&manifest).with_context(
-            || {
+        let installed: Installed =
+            serde_json::from_slice(&std::fs::read(&manifest).with_context(|| {
                 format!(
                     "no {name} guest at {} (scripts/setup installs it)",
                     manifest.display()
                 )
-            },
-        )?)
-        .with_context(|| format!("cannot read {}", manifest.display()))?;
+            })?)
+            .with_context(|| format!("cannot read {}", manifest.display()))?;
         let module_name = format!("{name}.wasm");
         let metered = metered(&dir.join(&installed.module), cache)?;
         std::fs::write(out.join(&module_name), &metered)?;
@@ -115,10 +119,7 @@ pub fn write(python_dir: &Path, js_dir: &Path, site: &Path, cache: &Path) -> any
             env: installed.env,
             folders,
         };
-        atomic_file::write(
-            &out.join("guest.json"),
-            &serde_json::to_vec_pretty(&guest)?,
-        )?;
+        atomic_file::write(&out.join("guest.json"), &serde_json::to_vec_pretty(&guest)?)?;
         written
             .guests
             .push((name.to_owned(), metered.len() as u64, file_bytes));
@@ -129,11 +130,7 @@ pub fn write(python_dir: &Path, js_dir: &Path, site: &Path, cache: &Path) -> any
 /// The metered form of the module at `path`, from `cache` when it was metered before.
 fn metered(path: &Path, cache: &Path) -> anyhow::Result<Vec<u8>> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let key = format!(
-        "{:x}-meter{}.wasm",
-        Sha256::digest(&bytes),
-        METERING
-    );
+    let key = format!("{:x}-meter{}.wasm", Sha256::digest(&bytes), METERING);
     let cached = cache.join(key);
     if let Ok(metered) = std::fs::read(&cached) {
         return Ok(metered);
@@ -157,7 +154,9 @@ fn files_under(root: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![root.to_owned()];
     while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?
+        {
             let entry = entry?;
             let kind = entry.file_type()?;
             if kind.is_dir() {

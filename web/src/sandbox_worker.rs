@@ -27,6 +27,30 @@ pub const LIMITS: Limits = Limits {
     disk: 64 << 20,
 };
 
+/// The limits of runs in this browser: [`LIMITS`], with the time limit of the page's
+/// `?timeout=SECONDS` when it was opened with one (a teacher's shorter demo, or a test of the
+/// backstop). Read once, by [`remember_url_limits`] on start: the app rewrites the URL to name
+/// the view.
+pub fn limits() -> Limits {
+    URL_LIMITS.with(|l| l.get()).unwrap_or(LIMITS)
+}
+
+/// Reads `?timeout=SECONDS` of the page's URL as it was opened.
+pub fn remember_url_limits() {
+    let timeout_ms = crate::browser::url_parameter("timeout")
+        .and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .map(|t| (t * 1000.0).ceil() as u64);
+    if let Some(timeout_ms) = timeout_ms {
+        URL_LIMITS.with(|l| {
+            l.set(Some(Limits {
+                timeout_ms,
+                ..LIMITS
+            }))
+        });
+    }
+}
+
 /// A run's limits, as the worker reads them (browser-sandbox's `Limits`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Limits {
@@ -44,6 +68,7 @@ pub struct Limits {
 
 thread_local! {
     static WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static URL_LIMITS: std::cell::Cell<Option<Limits>> = const { std::cell::Cell::new(None) };
 }
 
 /// The worker, started when there is none.
@@ -125,9 +150,7 @@ pub async fn evaluate(task: &Task, code: &str, limits: Limits) -> Result<Answer,
         on_message.forget();
         let _ = worker.post_message(&JsValue::from_str(&request));
     });
-    let data = JsFuture::from(answer)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
+    let data = JsFuture::from(answer).await.map_err(|e| format!("{e:?}"))?;
     if data.as_string().as_deref() == Some("wall") {
         return Ok(Answer {
             result: stopped_by_the_page(&sample, timeout_ms),

@@ -109,7 +109,9 @@ fn python_home() -> Option<PathBuf> {
 #[test]
 #[ignore]
 fn a_python_program_costs_the_same_fuel_metered() {
-    let Some(python) = runtime("python/python-snapshot.wasm") else { return };
+    let Some(python) = runtime("python/python-snapshot.wasm") else {
+        return;
+    };
     let home = python_home().expect("home");
     let started = std::time::Instant::now();
     let metered = wasmeval_meter::instrument(&python).expect("instrument");
@@ -137,6 +139,9 @@ fn a_python_program_costs_the_same_fuel_metered() {
         preopens: &preopens,
     };
     let (original, metered) = both(&python, &entry, 20_000_000_000);
-    assert_eq!(original.stdout, "caught JSONDecodeError\n[0, 0, 1, 1, 2] 1008062\n");
+    assert_eq!(
+        original.stdout,
+        "caught JSONDecodeError\n[0, 0, 1, 1, 2] 1008062\n"
+    );
     eprintln!("Python program: {} fuel both ways", metered.fuel);
 }

@@ -96,7 +96,7 @@ function resultOf(answer, what) {
   return JSON.parse(answer.ok).result;
 }
 
-test('every Python sample of the demo gets the verdict `wasmeval run` gave it', { timeout: 900_000 }, async () => {
+test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', { timeout: 900_000 }, async () => {
   const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
   const tasks = new Map(bundle.tasks.map((t) => [t.id, t]));
   const ran = new Map(bundle.results.map((r) => [r.index, r]));
@@ -123,6 +123,11 @@ test('every Python sample of the demo gets the verdict `wasmeval run` gave it', 
       return;
     }
     if (expected.fuel > 0) ratios.push(inBrowser.fuel / expected.fuel);
+    // The metered module counts wasmtime's fuel, and the browser's WASI charges host work as the
+    // runner does: the figures agree to a thousandth (they were equal when this was written).
+    if (Math.abs(inBrowser.fuel - expected.fuel) > expected.fuel / 1000) {
+      differ.push(`${sample.index} (${sample.task_id}): fuel ${expected.fuel} in run, ${inBrowser.fuel} in the browser`);
+    }
     if (inBrowser.verdict !== expected.verdict) {
       differ.push(`${sample.index} (${sample.task_id}): run ${expected.verdict} (${expected.message}), browser ${inBrowser.verdict} (${inBrowser.message})`);
     }
@@ -241,5 +246,32 @@ test('a HumanEval-sized Python run downloads a few chunks of the standard librar
   const bytes = fetched.reduce((sum, r) => sum + (r.bytes ?? 0), 0);
   console.log(`# the standard library: ${distinct.size} of ${chunks.length} chunks of 128 KiB fetched (${bytes} bytes)`);
   assert.ok(distinct.size > 0 && distinct.size < chunks.length / 4, `${distinct.size} of ${chunks.length} chunks`);
+  await page.close();
+});
+
+test('the wall-clock backstop: a run past its time is stopped by terminating the worker, and the next run starts a new one', { timeout: 300_000 }, async () => {
+  // `?timeout=0.3`: the loop's 1e10 fuel takes longer than 0.3 s, so the page's clock ends it.
+  const page = await openPage(browser, host, '?timeout=0.3');
+  await waitFor(page, '[data-testid=view-playground]');
+  await page.click('[data-testid=view-playground]');
+  await waitFor(page, '[data-testid=playground-code]');
+  await page.selectOption('[data-testid=playground-task]', 'demo/2');
+  const editor = page.locator('[data-testid=playground-code]');
+  const prompt = await editor.inputValue();
+  const verdict = page.locator('[data-testid=playground-verdict], [data-testid=playground-error]');
+  await editor.fill(prompt + '    while True:\n        pass\n');
+  await page.click('[data-testid=playground-run]');
+  await verdict.first().waitFor({ timeout: 120_000 });
+  assert.equal((await verdict.first().innerText()).trim(), 'timeout');
+  assert.match(await page.innerText('[data-testid=playground-result]'), /wall-clock/);
+  await editor.fill(prompt + '    return 0\n');
+  await page.click('[data-testid=playground-run]');
+  // A new worker (the last one was terminated) loads the guest again and judges the program.
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=playground-verdict]')?.innerText.trim() === 'wrong_answer',
+    null,
+    { timeout: 120_000 },
+  );
+  assertNoUncaught(page);
   await page.close();
 });

@@ -197,11 +197,14 @@ pub const HEALTH: &str = "api/v1/health";
 /// On start: ask whether a server can run code, then open `?bundle=URL` if given, else the site's
 /// own bundle if there is one (bundle.json, else bundle.json.gz), else the landing page.
 fn start(store: Store) {
+    sandbox_worker::remember_url_limits();
     {
         let store = store.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let server = match browser::fetch_text(HEALTH).await {
-                Ok(text) => serde_json::from_str::<Health>(&text).ok().map(Server::Present),
+                Ok(text) => serde_json::from_str::<Health>(&text)
+                    .ok()
+                    .map(Server::Present),
                 Err(_) => None,
             };
             let server = match server {

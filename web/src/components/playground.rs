@@ -167,15 +167,13 @@ pub fn playground() -> Html {
     };
     let on_cancel = {
         let run = run.clone();
-        Callback::from(move |_: MouseEvent| {
-            match &*run {
-                Run::Running(Some(controller)) => controller.abort(),
-                Run::Running(None) => {
-                    sandbox_worker::terminate();
-                    run.set(Run::Failed("Cancelled.".into()));
-                }
-                _ => {}
+        Callback::from(move |_: MouseEvent| match &*run {
+            Run::Running(Some(controller)) => controller.abort(),
+            Run::Running(None) => {
+                sandbox_worker::terminate();
+                run.set(Run::Failed("Cancelled.".into()));
             }
+            _ => {}
         })
     };
     let running = matches!(*run, Run::Running(_));
@@ -202,11 +200,11 @@ pub fn playground() -> Html {
             ),
         ),
         Host::Browser(_) => {
-            let limits = sandbox_worker::LIMITS;
+            let limits = sandbox_worker::limits();
             (
                 "in this browser",
                 format!(
-                    "Runs in this browser, in wasmeval's sandbox built for WebAssembly: no server, the code never leaves the page. At most {} fuel, {} MiB of memory, {} s, as `wasmeval run`. The first run of a language downloads its interpreter once.",
+                    "wasmeval's sandbox, built for WebAssembly, runs it here: no server, and the code never leaves the page. At most {} fuel, {} MiB of memory, {} s, as `wasmeval run`. The first run of a language downloads its interpreter once.",
                     group_digits(limits.fuel),
                     limits.memory >> 20,
                     limits.timeout_ms as f64 / 1000.0,
@@ -223,7 +221,10 @@ pub fn playground() -> Html {
             draft.language.title()
         )
     } else {
-        format!("This server cannot run {}: it has no runtime for it.", draft.language)
+        format!(
+            "This server cannot run {}: it has no runtime for it.",
+            draft.language
+        )
     };
     html! {
         <section class="playground" data-testid="playground" aria-busy={running.to_string()}>
@@ -374,7 +375,7 @@ fn start_in_browser(run: UseStateHandle<Run>, draft: &Draft, task: &Task) {
     run.set(Run::Running(None));
     let (task, code) = (task.clone(), draft.code.clone());
     wasm_bindgen_futures::spawn_local(async move {
-        let next = match sandbox_worker::evaluate(&task, &code, sandbox_worker::LIMITS).await {
+        let next = match sandbox_worker::evaluate(&task, &code, sandbox_worker::limits()).await {
             Ok(answer) => Run::Judged(Box::new(answer.result)),
             Err(message) => Run::Failed(message),
         };
@@ -387,7 +388,9 @@ fn start_in_browser(run: UseStateHandle<Run>, draft: &Draft, task: &Task) {
 fn outcome(run: &Run, tests: &[(String, String)]) -> Html {
     match run {
         Run::Idle => html! {},
-        Run::Running(None) => html! { <p class="hint">{ "Running in this browser's sandbox… (the first run of a language loads its interpreter)" }</p> },
+        Run::Running(None) => {
+            html! { <p class="hint">{ "Running in this browser's sandbox… (the first run of a language loads its interpreter)" }</p> }
+        }
         Run::Running(Some(_)) => html! { <p class="hint">{ "Running in the sandbox…" }</p> },
         Run::Failed(message) => {
             html! { <p class="error" data-testid="playground-error">{ message }</p> }
