@@ -102,9 +102,62 @@ async fn fetch_bytes(url: &str, cached: bool) -> Result<Vec<u8>, JsValue> {
         // A failed put (storage full, private mode) only costs a download next time.
         let _ = JsFuture::from(cache.put_with_str(url, &response.clone()?)).await;
     }
-    let bytes = body(&response).await?;
+    // Guests are large: the page shows their download; a manifest is not worth a message.
+    let bytes = match cached {
+        true => streamed(&response, url).await?,
+        false => body(&response).await?,
+    };
     count(bytes.len() as u64);
     Ok(bytes)
+}
+
+/// The body of `response` read as a stream, telling the page how far the download is
+/// (`{loading: {url, received, total}}`, about every megabyte): the Python guest is 131 MB.
+async fn streamed(response: &web_sys::Response, url: &str) -> Result<Vec<u8>, JsValue> {
+    let total: Option<f64> = response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|t| t.parse().ok());
+    let Some(stream) = response.body() else {
+        return body(response).await;
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut told = 0usize;
+    loop {
+        let chunk = JsFuture::from(reader.read()).await?;
+        if js_sys::Reflect::get(&chunk, &"done".into())?.is_truthy() {
+            break;
+        }
+        let value: Uint8Array = js_sys::Reflect::get(&chunk, &"value".into())?.unchecked_into();
+        let start = bytes.len();
+        bytes.resize(start + value.length() as usize, 0);
+        value.copy_to(&mut bytes[start..]);
+        if bytes.len() - told >= 1 << 20 {
+            told = bytes.len();
+            tell_progress(url, bytes.len(), total);
+        }
+    }
+    tell_progress(url, bytes.len(), total);
+    Ok(bytes)
+}
+
+/// Posts `{loading: {url, received, total}}` to the page.
+fn tell_progress(url: &str, received: usize, total: Option<f64>) {
+    let progress = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&progress, &key.into(), &value);
+    };
+    set("url", url.into());
+    set("received", (received as f64).into());
+    set("total", total.map_or(JsValue::NULL, JsValue::from));
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"loading".into(), &progress);
+    let _ = js_sys::global()
+        .unchecked_into::<web_sys::DedicatedWorkerGlobalScope>()
+        .post_message(&message);
 }
 
 async fn body(response: &web_sys::Response) -> Result<Vec<u8>, JsValue> {

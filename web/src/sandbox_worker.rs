@@ -27,27 +27,29 @@ pub const LIMITS: Limits = Limits {
     disk: 64 << 20,
 };
 
-/// The limits of runs in this browser: [`LIMITS`], with the time limit of the page's
-/// `?timeout=SECONDS` when it was opened with one (a teacher's shorter demo, or a test of the
+/// The limits of runs in this browser: [`LIMITS`], with the page's `?timeout=SECONDS` and
+/// `?fuel=UNITS` when it was opened with them (a teacher's shorter or longer demo, or a test of the
 /// backstop). Read once, by [`remember_url_limits`] on start: the app rewrites the URL to name
 /// the view.
 pub fn limits() -> Limits {
     URL_LIMITS.with(|l| l.get()).unwrap_or(LIMITS)
 }
 
-/// Reads `?timeout=SECONDS` of the page's URL as it was opened.
+/// Reads `?timeout=SECONDS` and `?fuel=UNITS` (`1e11` allowed) of the page's URL as it was
+/// opened.
 pub fn remember_url_limits() {
-    let timeout_ms = crate::browser::url_parameter("timeout")
-        .and_then(|t| t.parse::<f64>().ok())
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map(|t| (t * 1000.0).ceil() as u64);
-    if let Some(timeout_ms) = timeout_ms {
-        URL_LIMITS.with(|l| {
-            l.set(Some(Limits {
-                timeout_ms,
-                ..LIMITS
-            }))
-        });
+    let number = |name: &str| {
+        crate::browser::url_parameter(name)
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|t| t.is_finite() && *t > 0.0)
+    };
+    let limits = Limits {
+        timeout_ms: number("timeout").map_or(LIMITS.timeout_ms, |t| (t * 1000.0).ceil() as u64),
+        fuel: number("fuel").map_or(LIMITS.fuel, |f| f as u64),
+        ..LIMITS
+    };
+    if limits != LIMITS {
+        URL_LIMITS.with(|l| l.set(Some(limits)));
     }
 }
 
@@ -101,7 +103,12 @@ pub struct Answer {
 
 /// Evaluates `code`, a whole program for `task`, in this browser. `Err` when the sandbox could
 /// not run it (a missing guest, a cancelled run).
-pub async fn evaluate(task: &Task, code: &str, limits: Limits) -> Result<Answer, String> {
+pub async fn evaluate(
+    task: &Task,
+    code: &str,
+    limits: Limits,
+    on_progress: impl Fn(String) + 'static,
+) -> Result<Answer, String> {
     let sample = Sample {
         index: 0,
         task_id: task.id.clone(),
@@ -118,13 +125,23 @@ pub async fn evaluate(task: &Task, code: &str, limits: Limits) -> Result<Answer,
     let timeout_ms = limits.timeout_ms;
     // The worker answers twice: `started` once its guest is loaded (the clock starts then:
     // downloading and compiling a guest is not the program's time), then the answer.
+    let on_progress = std::rc::Rc::new(on_progress);
     let answer = Promise::new(&mut |resolve, _reject| {
+        let on_progress = on_progress.clone();
         let on_message = {
             let resolve = resolve.clone();
             let timer = RefCell::new(None::<i32>);
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
                 let data = event.data();
+                if let Some(loading) = Reflect::get(&data, &"loading".into())
+                    .ok()
+                    .filter(JsValue::is_object)
+                {
+                    on_progress(progress_text(&loading));
+                    return;
+                }
                 if Reflect::get(&data, &"started".into()).is_ok_and(|v| v.is_truthy()) {
+                    on_progress("Running in this browser's sandbox…".into());
                     let resolve = resolve.clone();
                     let stop = Closure::once_into_js(move || {
                         terminate();
@@ -175,6 +192,21 @@ pub async fn evaluate(task: &Task, code: &str, limits: Limits) -> Result<Answer,
         result,
         downloaded: answer["downloaded"].as_u64().unwrap_or(0),
     })
+}
+
+/// "Loading python.wasm… 45.1 of 130.8 MB" from the worker's `{url, received, total}`.
+fn progress_text(loading: &JsValue) -> String {
+    let field = |key: &str| Reflect::get(loading, &key.into()).ok();
+    let url = field("url").and_then(|u| u.as_string()).unwrap_or_default();
+    let name = url.rsplit('/').next().unwrap_or(&url).to_owned();
+    let received = field("received").and_then(|r| r.as_f64()).unwrap_or(0.0) / 1e6;
+    match field("total").and_then(|t| t.as_f64()) {
+        Some(total) => format!(
+            "Loading the interpreter ({name}, once; then cached)… {received:.1} of {:.1} MB",
+            total / 1e6
+        ),
+        None => format!("Loading the interpreter ({name}, once; then cached)… {received:.1} MB"),
+    }
 }
 
 /// The result of a run the page stopped after `timeout_ms`: a `timeout` with cause `wall`.

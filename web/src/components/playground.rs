@@ -69,6 +69,8 @@ enum Host {
 pub fn playground() -> Html {
     let store = use_store();
     let run = use_state(|| Run::Idle);
+    // What the browser's sandbox says while a run starts (a guest's download).
+    let progress = use_state(|| None::<String>);
     let Some(data) = store.data.clone() else {
         return html! {};
     };
@@ -150,13 +152,21 @@ pub fn playground() -> Html {
         })
     };
     let start = {
-        let (run, draft, task, host) = (run.clone(), draft.clone(), task.clone(), host.clone());
+        let (run, draft, task, host, progress) = (
+            run.clone(),
+            draft.clone(),
+            task.clone(),
+            host.clone(),
+            progress.clone(),
+        );
         Callback::from(move |()| {
             if matches!(*run, Run::Running(_)) {
                 return;
             }
             match (&host, &task) {
-                (Host::Browser(_), Some(task)) => start_in_browser(run.clone(), &draft, task),
+                (Host::Browser(_), Some(task)) => {
+                    start_in_browser(run.clone(), progress.clone(), &draft, task)
+                }
                 _ => start_run(run.clone(), &draft, task.as_ref()),
             }
         })
@@ -284,7 +294,7 @@ pub fn playground() -> Html {
                 }
             </div>
             <div data-testid="playground-result" role="status" aria-live="polite">
-                { outcome(&run, &task.as_ref().map(Task::case_tests).unwrap_or_default()) }
+                { outcome(&run, progress.as_deref(), &task.as_ref().map(Task::case_tests).unwrap_or_default()) }
             </div>
         </section>
     }
@@ -371,11 +381,20 @@ fn start_run(run: UseStateHandle<Run>, draft: &Draft, task: Option<&Task>) {
 
 /// Runs the draft, a whole program for `task`, in this browser's sandbox and records the result
 /// in `run`.
-fn start_in_browser(run: UseStateHandle<Run>, draft: &Draft, task: &Task) {
+fn start_in_browser(
+    run: UseStateHandle<Run>,
+    progress: UseStateHandle<Option<String>>,
+    draft: &Draft,
+    task: &Task,
+) {
     run.set(Run::Running(None));
+    progress.set(None);
     let (task, code) = (task.clone(), draft.code.clone());
     wasm_bindgen_futures::spawn_local(async move {
-        let next = match sandbox_worker::evaluate(&task, &code, sandbox_worker::limits()).await {
+        let shown = progress.clone();
+        let on_progress = move |text: String| shown.set(Some(text));
+        let answer = sandbox_worker::evaluate(&task, &code, sandbox_worker::limits(), on_progress);
+        let next = match answer.await {
             Ok(answer) => Run::Judged(Box::new(answer.result)),
             Err(message) => Run::Failed(message),
         };
@@ -385,12 +404,14 @@ fn start_in_browser(run: UseStateHandle<Run>, draft: &Draft, task: &Task) {
 }
 
 /// The run's outcome.
-fn outcome(run: &Run, tests: &[(String, String)]) -> Html {
+fn outcome(run: &Run, progress: Option<&str>, tests: &[(String, String)]) -> Html {
     match run {
         Run::Idle => html! {},
-        Run::Running(None) => {
-            html! { <p class="hint">{ "Running in this browser's sandbox… (the first run of a language loads its interpreter)" }</p> }
-        }
+        Run::Running(None) => html! {
+            <p class="hint" data-testid="playground-progress">
+                { progress.unwrap_or("Starting this browser's sandbox…") }
+            </p>
+        },
         Run::Running(Some(_)) => html! { <p class="hint">{ "Running in the sandbox…" }</p> },
         Run::Failed(message) => {
             html! { <p class="error" data-testid="playground-error">{ message }</p> }
