@@ -238,6 +238,14 @@ test('an endless loop, a memory bomb and an output flood leave the page responsi
     await verdict.first().waitFor({ timeout: 120_000 });
     assert.equal((await verdict.first().innerText()).trim(), expected, await page.innerText('[data-testid=playground-result]'));
   }
+  // On a phone, nothing of the view is wider than the screen (the tables scroll in their box).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflowing = await page.evaluate(() =>
+    [...document.querySelectorAll('.playground *')]
+      .filter((e) => !e.closest('.table-scroll, .editor') && e.getBoundingClientRect().right > window.innerWidth + 1)
+      .map((e) => e.tagName + (e.dataset.testid ? `[${e.dataset.testid}]` : '')),
+  );
+  assert.deepEqual(overflowing, [], 'wider than a 390 px screen');
   assertNoUncaught(page);
   await page.close();
 });
