@@ -39,7 +39,7 @@
 //!    dropped because it would clash with the local module; its `use rand::Rng;` and
 //!    `use regex::Regex;` resolve to the stand-ins.
 
-use super::{compiled_asserts, javascript_asserts, python_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts, python_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -298,6 +298,10 @@ impl Problem {
         let compiled = match language {
             Language::Cpp => compiled_asserts::cpp_calls(&case),
             Language::Rust => compiled_asserts::rust_calls(&case),
+            // Go's testify asserts too, compared with testify's equality.
+            Language::Go => entry_point
+                .as_deref()
+                .and_then(|entry| go_asserts::humaneval_x_calls(&setup, &case, entry)),
             _ => None,
         };
         let tests = match (converted, &entry_point) {

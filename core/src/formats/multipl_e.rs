@@ -19,7 +19,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, javascript_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -62,9 +62,10 @@ impl Problem {
             "js" => Language::Javascript,
             "ts" => Language::Typescript,
             "py" => Language::Python,
+            "go" => Language::Go,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go or py)",
                     self.name
                 ))
             }
@@ -77,6 +78,7 @@ impl Problem {
             .filter(|e| !e.is_empty())
             .or(match language {
                 Language::Python => called_with(&tests, "check("),
+                Language::Go => called_with(&tests, "candidate := "),
                 _ => called_with(&tests, "candidate = "),
             });
         // Asserts of the common shapes are judged on the host (the same converters as
@@ -99,10 +101,17 @@ impl Problem {
                         cases,
                     })
             }
+            Language::Go => go_asserts::multipl_e_calls(&tests).map(|(_, suite)| suite),
             _ => None,
         };
+        // Go's test file (beside the candidate's, with the prompt's package clause and imports)
+        // imports what MultiPL-E's prompt imports for the tests.
+        let setup = match language {
+            Language::Go => go_asserts::MULTIPL_E_SETUP.to_owned(),
+            _ => String::new(),
+        };
         let tests = converted.unwrap_or_else(|| TestSuite::Assertions {
-            setup: String::new(),
+            setup,
             cases: vec![AssertionCase {
                 name: "tests".into(),
                 code: tests,
@@ -247,7 +256,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts or py)"
+             cpp, rs, js, ts, go or py)"
         );
     }
 
