@@ -205,7 +205,7 @@ fn humaneval_x_go_references_pass_and_wrong_solutions_fail() {
     assert_eq!(message(3), "1: -6, Twice(-3): .$go[1]: expected -6, got -1");
     assert_eq!(
         message(5),
-        "test: ./main.go:8:5: declared and not used: y",
+        "0: 4, Twice(2): ./main.go:8:5: declared and not used: y",
         "{}",
         message(5)
     );
