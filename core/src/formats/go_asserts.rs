@@ -15,7 +15,9 @@
 //! MultiPL-E test not of the translator's exact shape, an expected value that is not a literal)
 //! is left whole: one assertion case, judged in the guest, and its results say so.
 
-use super::go_values::{blank, closing, sprint_v, split_top_level, string_json, typed_json, value_of, GoType};
+use super::go_values::{
+    blank, closing, split_top_level, sprint_v, string_json, typed_json, value_of, GoType,
+};
 use crate::task::{CallCase, CallCheck, TestSuite};
 
 /// The `calls` suite of a HumanEval-X Go test (`setup`: the test file's package clause and
@@ -65,7 +67,10 @@ pub fn humaneval_x_calls(setup: &str, test: &str, entry_point: &str) -> Option<T
                     return None;
                 };
                 // Messages are constants here, so leaving them out changes nothing that runs.
-                if messages.iter().any(|m| value_of(m, &GoType::Interface).is_none()) {
+                if messages
+                    .iter()
+                    .any(|m| value_of(m, &GoType::Interface).is_none())
+                {
                     return None;
                 }
                 let (call, expected) = match (
@@ -77,7 +82,8 @@ pub fn humaneval_x_calls(setup: &str, test: &str, entry_point: &str) -> Option<T
                     _ => return None,
                 };
                 let index = cases.len();
-                let replacement = format!("__wasmeval_case({index}, func() interface{{}} {{ return {call} }})");
+                let replacement =
+                    format!("__wasmeval_case({index}, func() interface{{}} {{ return {call} }})");
                 // The lines the literal took stay, so the test's later lines keep their numbers.
                 let lost = test[at..=close].matches('\n').count() - call.matches('\n').count();
                 driver.push_str(&test[last..at]);
@@ -243,7 +249,8 @@ fn statement_alone(blanked: &str, at: usize, close: usize) -> bool {
         .trim_start_matches([' ', '\t', '\r'])
         .chars()
         .next();
-    matches!(before, None | Some('\n' | ';' | '{')) && matches!(after, None | Some('\n' | ';' | '}'))
+    matches!(before, None | Some('\n' | ';' | '{'))
+        && matches!(after, None | Some('\n' | ';' | '}'))
 }
 
 /// A case's name: its number and its code, shortened.
@@ -275,7 +282,10 @@ mod tests {
         };
         (
             setup,
-            cases.iter().map(|c| (c.name.clone(), c.expected.clone())).collect(),
+            cases
+                .iter()
+                .map(|c| (c.name.clone(), c.expected.clone()))
+                .collect(),
         )
     }
 
@@ -290,7 +300,10 @@ mod tests {
         assert!(driver.contains("__wasmeval_case(1, func() interface{} { return G(\"x\") })\n\n\n"));
         assert!(driver.contains("__wasmeval_case(2, func() interface{} { return H(2) })"));
         assert!(!driver.contains("assert.Equal"));
-        assert_eq!(driver.lines().count(), SETUP.lines().count() + 1 + test.lines().count());
+        assert_eq!(
+            driver.lines().count(),
+            SETUP.lines().count() + 1 + test.lines().count()
+        );
         let expected: Vec<serde_json::Value> = cases.iter().map(|c| c.1.clone()).collect();
         assert_eq!(
             expected,
@@ -328,12 +341,19 @@ mod tests {
         assert_eq!(entry, "has_close_elements");
         let (driver, cases) = calls(&suite);
         assert!(driver.starts_with(MULTIPL_E_SETUP));
-        assert!(driver.contains("func TestHas_Close_Elements(t *testing.T) {\n\tcandidate := has_close_elements\n"));
-        assert!(driver.contains("\t\t__wasmeval_row(2, func() interface{} { return candidate(nil, 1e6) }),\n"));
+        assert!(driver.contains(
+            "func TestHas_Close_Elements(t *testing.T) {\n\tcandidate := has_close_elements\n"
+        ));
+        assert!(driver.contains(
+            "\t\t__wasmeval_row(2, func() interface{} { return candidate(nil, 1e6) }),\n"
+        ));
         assert!(driver.ends_with("\t__wasmeval_report_v(__wasmeval_actuals)\n}\n"));
         assert!(!driver.contains("expected"));
         let expected: Vec<serde_json::Value> = cases.iter().map(|c| c.1.clone()).collect();
-        assert_eq!(expected, [json!("true"), json!("[1 2]"), json!("map[a:0.5 b:1e+06]")]);
+        assert_eq!(
+            expected,
+            [json!("true"), json!("[1 2]"), json!("map[a:0.5 b:1e+06]")]
+        );
     }
 
     #[test]
@@ -341,7 +361,10 @@ mod tests {
         for (from, to) in [
             ("expected: true", "expected: x"),
             ("!= fmt.Sprintf", "== fmt.Sprintf"),
-            ("candidate := has_close_elements", "candidate := has_close_elements; x := 1"),
+            (
+                "candidate := has_close_elements",
+                "candidate := has_close_elements; x := 1",
+            ),
             ("   }\n\n\tfor", "   }\n\tprintln()\n\tfor"),
             ("}\n\n", "}\nfunc TestOther(t *testing.T) {}\n"),
         ] {

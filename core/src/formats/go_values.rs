@@ -124,7 +124,9 @@ pub(crate) fn blank(code: &str) -> String {
                 i = end;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = code[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 2);
+                let end = code[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
                 space(&mut out, i, end);
                 i = end;
             }
@@ -426,9 +428,8 @@ fn convert(constant: Constant, ty: &GoType) -> Option<GoValue> {
             (f.fract() == 0.0 && f.abs() < 1e38).then_some(())?;
             in_range(name, f as i128)
         }
-        (GoType::Float64, Constant::Int(n) | Constant::Rune(n)) => {
-            Some(GoValue::Float(n as f64)).filter(|v| matches!(v, GoValue::Float(f) if f.is_finite()))
-        }
+        (GoType::Float64, Constant::Int(n) | Constant::Rune(n)) => Some(GoValue::Float(n as f64))
+            .filter(|v| matches!(v, GoValue::Float(f) if f.is_finite())),
         (GoType::Float64, Constant::Float(f)) => Some(GoValue::Float(f)),
         (GoType::String, Constant::Str(s)) => Some(GoValue::Str(s)),
         (GoType::Bool, Constant::Bool(b)) => Some(GoValue::Bool(b)),
@@ -524,10 +525,7 @@ pub(crate) fn value_of(code: &str, ty: &GoType) -> Option<GoValue> {
                 return None;
             }
             items.resize(n, element.zero());
-            (
-                GoValue::List(items),
-                GoType::Array(n, element.clone()),
-            )
+            (GoValue::List(items), GoType::Array(n, element.clone()))
         }
         GoType::Map(key, value) => {
             let mut pairs = Vec::with_capacity(parts.len());
@@ -708,7 +706,11 @@ fn key_order(a: &GoValue, b: &GoValue) -> std::cmp::Ordering {
 /// precision 6), with at least two exponent digits.
 pub(crate) fn format_g(f: f64) -> String {
     if f == 0.0 {
-        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if f.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     // Rust's `{:e}` writes the shortest digits that read back to the same float, as Go's does.
     let scientific = format!("{:e}", f.abs());
@@ -725,7 +727,11 @@ pub(crate) fn format_g(f: f64) -> String {
             text.push('.');
             text.push_str(&digits[1..]);
         }
-        let (esign, eabs) = if exponent < 0 { ('-', -exponent) } else { ('+', exponent) };
+        let (esign, eabs) = if exponent < 0 {
+            ('-', -exponent)
+        } else {
+            ('+', exponent)
+        };
         return format!("{sign}{text}e{esign}{eabs:02}");
     }
     let text = if dp <= 0 {
@@ -748,7 +754,10 @@ mod tests {
     }
 
     fn typed(code: &str) -> Value {
-        typed_json(&GoType::Interface, &value_of(code, &GoType::Interface).unwrap())
+        typed_json(
+            &GoType::Interface,
+            &value_of(code, &GoType::Interface).unwrap(),
+        )
     }
 
     #[test]
@@ -779,11 +788,17 @@ mod tests {
             ("[]float64{1, 2.5, 1e21}", "[1 2.5 1e+21]"),
             ("[]string{\"a b\", \"c\"}", "[a b c]"),
             ("[][]int{[]int{1, 2}, {3}, {}}", "[[1 2] [3] []]"),
-            ("[]interface{}{1, \"x\", 2.0, nil, true}", "[1 x 2 <nil> true]"),
+            (
+                "[]interface{}{1, \"x\", 2.0, nil, true}",
+                "[1 x 2 <nil> true]",
+            ),
             ("[2]int{7}", "[7 0]"),
             ("[...]string{\"p\", \"q\"}", "[p q]"),
             ("map[string]int{\"b\": 2, \"a\": 1}", "map[a:1 b:2]"),
-            ("map[int]string{10: \"x\", -1: \"y\", 2: \"z\"}", "map[-1:y 2:z 10:x]"),
+            (
+                "map[int]string{10: \"x\", -1: \"y\", 2: \"z\"}",
+                "map[-1:y 2:z 10:x]",
+            ),
             ("map[string][]int{}", "map[]"),
             ("float64(3)", "3"),
             ("[]int(nil)", "[]"),
@@ -846,8 +861,14 @@ mod tests {
             typed("[][2]int{{0, 0}, {1, 4}}"),
             json!({"$go": ["[][2]int", [[0, 0], [1, 4]]]})
         );
-        assert_eq!(typed("\"\\xff\""), json!({"$go": ["string", {"$gobytes": "ff"}]}));
-        assert_eq!(typed("uint64(18446744073709551615)"), json!({"$go": ["uint64", 18446744073709551615u64]}));
+        assert_eq!(
+            typed("\"\\xff\""),
+            json!({"$go": ["string", {"$gobytes": "ff"}]})
+        );
+        assert_eq!(
+            typed("uint64(18446744073709551615)"),
+            json!({"$go": ["uint64", 18446744073709551615u64]})
+        );
     }
 
     #[test]

@@ -689,7 +689,10 @@ mod tests {
         assert!(setup.starts_with("package main\n"), "{setup}");
         assert!(setup.contains("func TestShout(t *testing.T)"));
         assert_eq!(cases.len(), 3);
-        assert_eq!(cases[1].expected, serde_json::json!({"$go": ["[]string", []]}));
+        assert_eq!(
+            cases[1].expected,
+            serde_json::json!({"$go": ["[]string", []]})
+        );
         // Go/2 asserts in a loop: the test stays one guest-judged assertion case.
         let TestSuite::Assertions { setup, cases } = &tasks[2].tests[0] else {
             panic!("{:?}", tasks[2].tests)

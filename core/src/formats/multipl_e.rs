@@ -9,8 +9,11 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`). The languages wasmeval runs are `cpp`, `rs`,
-//! `js` and `py`; any other
+//! JavaScript: `javascript_asserts::multipl_e_test`; Go: `go_asserts::multipl_e_calls`, its rows
+//! compared as their `fmt.Sprintf("%v")` strings, as MultiPL-E compares them). A Go test of
+//! another shape is one assertion case whose setup imports what MultiPL-E's prompts import for
+//! the tests (`testing`, `fmt`). The languages wasmeval runs are `cpp`, `rs`, `js`, `ts`, `go`
+//! and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -284,6 +287,44 @@ mod tests {
             assert_eq!(Some(entry_point), task.entry_point.as_ref());
             assert!(!cases.is_empty());
         }
+    }
+
+    #[test]
+    fn go_rows_become_calls_compared_as_their_percent_v_strings() {
+        let tasks = parse_tasks(
+            "go.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/go.jsonl"),
+        )
+        .unwrap();
+        assert!(tasks.len() >= 10);
+        for task in &tasks {
+            assert_eq!(task.language, Language::Go);
+            assert!(task.prompt.starts_with("package "));
+            // Its test has a statement before the table: not the translator's shape.
+            if task.id.0 == "HumanEval_911_first_word" {
+                let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+                    panic!("{:?}", task.tests[0])
+                };
+                assert_eq!(setup, go_asserts::MULTIPL_E_SETUP);
+                assert_eq!(cases.len(), 1);
+                continue;
+            }
+            let TestSuite::Calls {
+                entry_point, cases, ..
+            } = &task.tests[0]
+            else {
+                panic!("{}: not converted to calls: {:?}", task.id, task.tests[0]);
+            };
+            assert_eq!(Some(entry_point), task.entry_point.as_ref());
+            assert!(!cases.is_empty());
+        }
+        let mean = tasks
+            .iter()
+            .find(|t| t.id.0 == "HumanEval_903_mean")
+            .unwrap();
+        let (_, cases) = calls(mean);
+        let expected: Vec<&serde_json::Value> = cases.iter().map(|c| &c.expected).collect();
+        assert_eq!(expected, ["2.5", "1e+06", "0.15000000000000002"]);
     }
 
     #[test]

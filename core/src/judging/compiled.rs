@@ -439,7 +439,9 @@ fn go_program(candidate: &str, test: &str, calls: bool) -> String {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            Some(format!("\t__wasmeval_run_test(\"Test{name}\", Test{name})\n"))
+            Some(format!(
+                "\t__wasmeval_run_test(\"Test{name}\", Test{name})\n"
+            ))
         })
         .collect();
     // A test with no Test function never passes: it never reaches the end of its tests.
@@ -848,7 +850,15 @@ mod tests {
         let program = calls_program(Language::Go, candidate, driver);
         let files = go_files(&program);
         let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, ["main.go", "test.go", "wasmeval_main.go", "wasmeval_calls.go"]);
+        assert_eq!(
+            names,
+            [
+                "main.go",
+                "test.go",
+                "wasmeval_main.go",
+                "wasmeval_calls.go"
+            ]
+        );
         // Unused imports dropped on their lines; `strings` not added (MultiPL-E's one file would
         // not compile either).
         assert_eq!(
@@ -863,7 +873,10 @@ mod tests {
         ));
         assert!(files[3].1.contains("func __wasmeval_case("));
         assert_eq!(go_in_package_main("package x_test\n"), "package main\n");
-        assert_eq!(go_in_package_main("/* a */ package  p;"), "/* a */ package  main;");
+        assert_eq!(
+            go_in_package_main("/* a */ package  p;"),
+            "/* a */ package  main;"
+        );
     }
 
     #[test]

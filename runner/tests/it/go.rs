@@ -15,7 +15,11 @@ use serde_json::json;
 pub(crate) fn io_corpus() -> Vec<Hostile> {
     hostile_corpus("go", "go", "//")
         .into_iter()
-        .filter(|p| !["as_", "ca_", "mp_"].iter().any(|prefix| p.name.starts_with(prefix)))
+        .filter(|p| {
+            !["as_", "ca_", "mp_"]
+                .iter()
+                .any(|prefix| p.name.starts_with(prefix))
+        })
         .collect()
 }
 
@@ -94,11 +98,12 @@ fn no_go_program_passes_multipl_e_rows_without_solving_them() {
 #[test]
 fn multipl_e_go_solutions_pass_on_the_host_and_wrong_ones_fail() {
     let dir = repo().join("tests/fixtures/multipl-e");
-    let mut samples: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("go_solutions.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let mut samples: Vec<serde_json::Value> =
+        std::fs::read_to_string(dir.join("go_solutions.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
     let solutions = samples.len();
     assert!(solutions >= 10);
     samples.extend([
@@ -134,17 +139,35 @@ fn multipl_e_go_solutions_pass_on_the_host_and_wrong_ones_fail() {
         "runtime_error",
     ]);
     assert_eq!(verdicts, expected, "{results:#?}");
-    let message = |i: usize| results[i]["message"].as_str().unwrap_or_default().to_owned();
-    assert_eq!(message(solutions), "0: candidate(1, 2) -> 3: expected \"3\", got \"-1\"");
-    assert!(message(solutions + 3).contains("undefined: strings"), "{}", message(solutions + 3));
+    let message = |i: usize| {
+        results[i]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(
+        message(solutions),
+        "0: candidate(1, 2) -> 3: expected \"3\", got \"-1\""
+    );
     assert!(
-        message(solutions + 4).contains("assertion failed: TestFirst_Word/test_num__0: expected 'hello', got 'hello world!'"),
+        message(solutions + 3).contains("undefined: strings"),
+        "{}",
+        message(solutions + 3)
+    );
+    assert!(
+        message(solutions + 4).contains(
+            "assertion failed: TestFirst_Word/test_num__0: expected 'hello', got 'hello world!'"
+        ),
         "{}",
         message(solutions + 4)
     );
     // Judged on the host, but for the one test that is not the translator's shape.
     for (result, task) in results.iter().zip(&samples) {
-        let judge = if task["task_id"] == "HumanEval_911_first_word" { "guest" } else { "host" };
+        let judge = if task["task_id"] == "HumanEval_911_first_word" {
+            "guest"
+        } else {
+            "host"
+        };
         for case in result["cases"].as_array().unwrap() {
             assert_eq!(case["judged_by"], judge, "{result:#?}");
         }
