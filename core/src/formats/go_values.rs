@@ -721,7 +721,7 @@ pub(crate) fn format_g(f: f64) -> String {
     let nd = digits.len() as i32;
     // The decimal point is after `dp` digits.
     let dp = exponent + 1;
-    if exponent < -4 || exponent >= 6 {
+    if !(-4..6).contains(&exponent) {
         let mut text = digits[..1].to_owned();
         if nd > 1 {
             text.push('.');
