@@ -43,6 +43,7 @@ try {
   const page = await newPage(browser.context);
   await page.goto(server.url);
   for (const [name, request] of requests) {
+    const asked = server.requests.length;
     const times = await page.evaluate(async (request) => {
       const worker = new Worker('sandbox/worker.js', { type: 'module' });
       const runtimes = new URL('runtimes/', location.href).href;
@@ -50,7 +51,7 @@ try {
         new Promise((resolve) => {
           const started = performance.now();
           worker.onmessage = (event) => {
-            if (event.data.started) return;
+            if (!('ok' in event.data || 'error' in event.data)) return;
             resolve({ ms: performance.now() - started, answer: event.data });
           };
           worker.postMessage(JSON.stringify({ ...request, runtimes }));
@@ -64,9 +65,12 @@ try {
     }, request);
     if (!times.answer.ok) throw new Error(`${name}: ${times.answer.error}`);
     const result = JSON.parse(times.answer.ok);
+    const chunks = server.requests.slice(asked).filter((r) => r.path.includes('.chunks/'));
+    const chunkBytes = chunks.reduce((sum, r) => sum + r.bytes, 0);
     console.log(
       `${name.padEnd(10)} first run ${times.first.toFixed(0).padStart(6)} ms, warm ${times.warm.toFixed(0).padStart(5)} ms (median of 5)` +
-        `  verdict ${result.result.verdict}, fuel ${result.result.fuel}, ${result.downloaded} bytes downloaded`,
+        `  ${request.task.id}: ${result.result.verdict}, fuel ${result.result.fuel}, ${result.downloaded} bytes downloaded` +
+        (chunks.length ? ` (standard library: ${chunks.length} chunks, ${chunkBytes} bytes)` : ''),
     );
   }
   if (page.problems.length > 0) console.error(page.problems.join('\n'));

@@ -70,7 +70,8 @@ async function evaluateInBrowser(page, requests) {
     const run = (worker, request) =>
       new Promise((resolve) => {
         worker.onmessage = (event) => {
-          if (!event.data.started) resolve(event.data);
+          // `started` and `loading` messages come first; the answer has `ok` or `error`.
+          if ('ok' in event.data || 'error' in event.data) resolve(event.data);
         };
         worker.postMessage(JSON.stringify({ ...request, runtimes }));
       });
