@@ -9,8 +9,8 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`). The languages wasmeval runs are `cpp`, `rs`,
-//! `js` and `py`; any other
+//! JavaScript: `javascript_asserts::multipl_e_test`; Ruby: `ruby_asserts::multipl_e_test`). The
+//! languages wasmeval runs are `cpp`, `rs`, `js`, `ts`, `rb` and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -19,7 +19,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, javascript_asserts};
+use super::{compiled_asserts, javascript_asserts, ruby_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -62,9 +62,10 @@ impl Problem {
             "js" => Language::Javascript,
             "ts" => Language::Typescript,
             "py" => Language::Python,
+            "rb" => Language::Ruby,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, rb or py)",
                     self.name
                 ))
             }
@@ -77,6 +78,7 @@ impl Problem {
             .filter(|e| !e.is_empty())
             .or(match language {
                 Language::Python => called_with(&tests, "check("),
+                Language::Ruby => called_with(&tests, "candidate = method(:"),
                 _ => called_with(&tests, "candidate = "),
             });
         // Asserts of the common shapes are judged on the host (the same converters as
@@ -98,6 +100,14 @@ impl Problem {
                         tolerance: 0.0,
                         cases,
                     })
+            }
+            Language::Ruby => {
+                ruby_asserts::multipl_e_test(&tests).map(|(entry_point, cases)| TestSuite::Calls {
+                    setup: String::new(),
+                    entry_point,
+                    tolerance: 0.0,
+                    cases,
+                })
             }
             _ => None,
         };
@@ -247,7 +257,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts or py)"
+             cpp, rs, js, ts, rb or py)"
         );
     }
 

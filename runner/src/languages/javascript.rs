@@ -98,6 +98,7 @@ impl JsRuntime {
                 writable: false,
             }],
             stdin: Vec::new(),
+            ..Invocation::default()
         }
     }
 }

@@ -124,6 +124,7 @@ impl PythonRuntime {
             env,
             preopens,
             stdin: Vec::new(),
+            ..Invocation::default()
         }
     }
 
