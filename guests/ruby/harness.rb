@@ -15,6 +15,7 @@
 # the guest (`judged_by: guest`); `calls` values are compared on the host with expected values
 # that never enter the guest.
 $LOAD_PATH.unshift('/job/lib')
+require 'test/unit'
 
 module Wasmeval
   # Blocks given to `at_exit` by the program, run (last first) at the end of the step that
@@ -47,6 +48,8 @@ module Wasmeval
     def main(path)
       status = 0
       begin
+        # Relative paths are the program's /tmp, as for a program run from its own folder.
+        Dir.chdir('/tmp') if File.directory?('/tmp')
         $PROGRAM_NAME = path
         TOPLEVEL_BINDING.eval(File.read(path), path, 1)
         run_exit_blocks
@@ -136,6 +139,14 @@ module Wasmeval
       "\"#{escaped}\""
     end
   end
+end
+
+# The harness and the test framework cannot be rewritten by the candidate, which loads after this
+# (a rewrite raises FrozenError). Core classes stay open: a candidate may extend them, and
+# assertion cases stay forgeable through them (`Integer#==`), which is why `calls` exist.
+[Wasmeval, Test, Test::Unit, Test::Unit::Assertions, Test::Unit::TestCase].each do |mod|
+  mod.singleton_class.freeze
+  mod.freeze
 end
 
 module Kernel

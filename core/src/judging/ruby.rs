@@ -84,6 +84,9 @@ fn case_outcome(step: &Step, check: Check<'_>) -> Outcome {
     match (kind, check) {
         ("ok", Check::Assertion) => Outcome::passed(),
         ("assertion", _) => Outcome::new(Verdict::WrongAnswer, short_message(rest)),
+        ("error", _) if rest.starts_with("NoMemoryError:") => {
+            Outcome::new(Verdict::MemoryLimit, short_message(rest))
+        }
         ("error", _) => Outcome::new(Verdict::RuntimeError, short_message(rest)),
         ("value", Check::Call(expected)) => match serde_json::from_str::<Value>(rest) {
             Ok(value) => expected.judge(&value),

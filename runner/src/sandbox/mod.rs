@@ -589,6 +589,9 @@ pub(crate) fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyh
     if let Some(exit) = error.downcast_ref::<I32Exit>() {
         return Ok(Exit::Code(exit.0));
     }
+    if let Some(unavailable) = error.downcast_ref::<ruby_abi::JavaScriptUnavailable>() {
+        return Ok(Exit::Trap(unavailable.to_string()));
+    }
     if let Some(trap) = error.downcast_ref::<Trap>() {
         return Ok(match trap {
             Trap::OutOfFuel => Exit::OutOfFuel,
