@@ -110,9 +110,7 @@ pub(super) fn add_to_linker(
             let index = (handle as u32 as usize).checked_sub(1);
             index
                 .and_then(|i| caller.data().ruby.0.get(i).copied())
-                .ok_or_else(|| {
-                    wasmtime::Error::msg(format!("the Ruby guest used an unknown value handle"))
-                })
+                .ok_or_else(|| wasmtime::Error::msg("the Ruby guest used an unknown value handle"))
         },
     )?;
     // JavaScript values are never made (every bridge call traps), so there is none to drop.
@@ -172,7 +170,7 @@ pub(super) fn enter(
 ) -> wasmtime::Result<i32> {
     let memory = instance
         .get_memory(&mut *store, "memory")
-        .ok_or_else(|| wasmtime::Error::msg(format!("the Ruby guest exports no memory")))?;
+        .ok_or_else(|| wasmtime::Error::msg("the Ruby guest exports no memory"))?;
     let realloc =
         instance.get_typed_func::<(i32, i32, i32, i32), i32>(&mut *store, "cabi_realloc")?;
     if let Ok(initialize) = instance.get_typed_func::<(), ()>(&mut *store, "_initialize") {
