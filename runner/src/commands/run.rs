@@ -116,6 +116,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .javascript
             .as_ref()
             .map(|js| js.sha256().to_owned()),
+        ruby_runtime_sha256: evaluator.ruby.as_ref().map(|rb| rb.sha256().to_owned()),
         rust_compiler: evaluator
             .toolchains
             .as_ref()
