@@ -157,6 +157,18 @@ fn read_pair(store: &Store<GuestState>, memory: Memory, at: i32) -> wasmtime::Re
     Ok((word(0), word(4)))
 }
 
+/// Takes a unit of fuel per byte of a value the host copies out of the guest (host work that
+/// grows with the guest's data is paid for); out of fuel, the execution ends as a timeout.
+fn pay(store: &mut Store<GuestState>, bytes: usize) -> wasmtime::Result<()> {
+    let fuel = store.get_fuel()?;
+    if fuel < bytes as u64 {
+        store.set_fuel(0)?;
+        return Err(wasmtime::Trap::OutOfFuel.into());
+    }
+    store.set_fuel(fuel - bytes as u64)?;
+    Ok(())
+}
+
 /// Runs the Ruby reactor: start-up with `args` (`ruby-init`'s `ARGV` form: program name, then
 /// interpreter options), then `script`'s evaluations, each followed by its report line when the
 /// script has a token. Returns 0 after the last evaluation, or 1 when one raised and there is
@@ -206,7 +218,9 @@ pub(super) fn enter(
         let value = if state == 0 {
             let at = string_of.call(&mut *store, handle as i32)?;
             let (pointer, length) = read_pair(store, memory, at)?;
-            let mut bytes = vec![0u8; (length as usize).min(MAX_VALUE)];
+            let length = (length as usize).min(MAX_VALUE);
+            pay(store, length)?;
+            let mut bytes = vec![0u8; length];
             memory.read(&*store, pointer as usize, &mut bytes)?;
             free_string.call(&mut *store, at)?;
             Some(String::from_utf8_lossy(&bytes).into_owned())
