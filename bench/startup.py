@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start-up and a CPU-bound loop per language: fuel and time in the sandbox, and the same loop run
-natively (the host's python3, node, gcc, g++, rustc and the installed Go toolchain), one program
-after the other.
+natively (the host's python3, node, gcc, g++, rustc, ruby and the installed Go toolchain), one
+program after the other.
 
 Each language gets two whole programs, judged as `io` cases by `wasmeval run --jobs 1`:
 - trivial: prints 1;
@@ -9,8 +9,8 @@ Each language gets two whole programs, judged as `io` cases by `wasmeval run --j
 The sandbox's figures are each result's `fuel` and `wall_us` (the execution alone, after the
 module is compiled and cached: the run is repeated once and the second run is reported). The
 native times are the best of 3 runs of the built program (compilation left out, process start-up
-in). The last column compares the loops without their start-up: (loop - trivial) in the sandbox
-over (loop - trivial) natively. TypeScript runs as
+in; Ruby as `ruby --disable-gems`, as the sandbox starts it). The last column compares the loops
+without their start-up: (loop - trivial) in the sandbox over (loop - trivial) natively. TypeScript runs as
 JavaScript in the sandbox; natively it is not timed (node 20 does not strip types). Needs a
 release build (`--no-build` skips building it), found in $CARGO_TARGET_DIR when set, else in
 target/, and the runtimes and compilers scripts/setup installs.
@@ -48,9 +48,12 @@ PROGRAMS = {
              "fn main() {{ let mut s: u64 = 0; for i in 0..{n}u64 {{ s = (s + i * i) % 1000003; }} println!(\"{{}}\", s); }}\n"),
     "go": ("package main\n\nimport \"fmt\"\n\nfunc main() {{ fmt.Println(1) }}\n",
            "package main\n\nimport \"fmt\"\n\nfunc main() {{\n\tvar s int64\n\tfor i := int64(0); i < {n}; i++ {{\n\t\ts = (s + i*i) % 1000003\n\t}}\n\tfmt.Println(s)\n}}\n"),
+    "ruby": ("puts 1\n",
+             "s = 0\ni = 0\nwhile i < {n}\n  s = (s + i * i) % 1000003\n  i += 1\nend\nputs s\n"),
 }
 
-EXT = {"python": "py", "javascript": "js", "typescript": "ts", "c": "c", "cpp": "cpp", "rust": "rs", "go": "go"}
+EXT = {"python": "py", "javascript": "js", "typescript": "ts", "c": "c", "cpp": "cpp", "rust": "rs", "go": "go",
+       "ruby": "rb"}
 
 
 def expected(n):
@@ -110,6 +113,8 @@ def native(language, source, work):
         env = dict(os.environ, GOCACHE=os.path.join(work, "gocache"), GO111MODULE="off", GOTOOLCHAIN="local")
         subprocess.run([GO, "build", "-o", exe, path], check=True, env=env)
         cmd = [exe]
+    elif language == "ruby" and shutil.which("ruby"):
+        cmd = ["ruby", "--disable-gems", path]
     else:
         return None
     best = None

@@ -303,6 +303,12 @@ impl RuntimeArgs {
         home_dir().join("js")
     }
 
+    /// The Ruby guest's folder (installed by `scripts/install-ruby-runtime`):
+    /// `$WASMEVAL_HOME/ruby`.
+    pub fn ruby_runtime_dir(&self) -> PathBuf {
+        home_dir().join("ruby")
+    }
+
     /// The private folder for compiled modules.
     pub fn module_cache_dir(&self) -> PathBuf {
         home_dir().join("modules")

@@ -3,6 +3,7 @@
 
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
+use crate::languages::ruby::RubyRuntime;
 use crate::languages::typescript::TypeScript;
 use crate::languages::{self, Context, LanguageRoute};
 use crate::sandbox::{Limits, Sandbox};
@@ -23,6 +24,7 @@ pub fn can_run(language: Language) -> bool {
             | Language::Javascript
             | Language::Typescript
             | Language::Go
+            | Language::Ruby
     )
 }
 
@@ -37,6 +39,8 @@ pub struct Evaluator<'a> {
     /// TypeScript: the JavaScript guest behind a type stripper, when JavaScript is loaded (a clone
     /// of `javascript` sharing its compiled module, so that [`Evaluator::route`] can lend it).
     pub typescript: Option<TypeScript>,
+    /// The Ruby guest, when the run has Ruby samples.
+    pub ruby: Option<RubyRuntime>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
     /// Where compiled modules' machine code is cached.
@@ -65,10 +69,12 @@ impl<'a> Evaluator<'a> {
         // Found first, loaded after: what is not in the cache yet is announced in one line.
         let python = PythonRuntime::find(sandbox, &runtime.runtime_dir(), &module_cache);
         let javascript = JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &module_cache);
+        let ruby = RubyRuntime::find(sandbox, &runtime.ruby_runtime_dir(), &module_cache);
         cache::announce(
             &[
                 python.as_ref().ok().and_then(|p| p.to_compile()),
                 javascript.as_ref().ok().and_then(|js| js.to_compile()),
+                ruby.as_ref().ok().and_then(|rb| rb.to_compile()),
             ],
             &module_cache,
         );
@@ -89,6 +95,16 @@ impl<'a> Evaluator<'a> {
             }
             Err(error) => {
                 eprintln!("wasmeval: no JavaScript: {error:#}");
+                None
+            }
+        };
+        let ruby = match ruby.and_then(|rb| rb.load(sandbox, &module_cache)) {
+            Ok(ruby) => {
+                languages.push(Language::Ruby);
+                Some(ruby)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no Ruby: {error:#}");
                 None
             }
         };
@@ -119,6 +135,7 @@ impl<'a> Evaluator<'a> {
             python,
             typescript: javascript.clone().map(TypeScript::new),
             javascript,
+            ruby,
             toolchains,
             module_cache,
             limits,
@@ -216,6 +233,7 @@ impl<'a> Evaluator<'a> {
             Language::Python => loaded(&self.python, "Python runtime"),
             Language::Javascript => loaded(&self.javascript, "JavaScript runtime"),
             Language::Typescript => loaded(&self.typescript, "JavaScript runtime"),
+            Language::Ruby => loaded(&self.ruby, "Ruby runtime"),
             Language::Rust | Language::C | Language::Cpp | Language::Go => {
                 loaded(&self.toolchains, "compilers")
             }

@@ -7,7 +7,7 @@ mod tests {
 
     /// Folders whose files the code map must name, and the prefix a file's name in the map drops
     /// (a crate's files are named from its `src/`, the others from the repository's root).
-    const MAPPED: [(&str, &str); 17] = [
+    const MAPPED: [(&str, &str); 18] = [
         ("core/src", "core/src/"),
         ("virtual-wasi", ""),
         ("browser-sandbox", ""),
@@ -19,6 +19,7 @@ mod tests {
         ("guests/js", ""),
         ("guests/cxx", ""),
         ("guests/go", ""),
+        ("guests/ruby", ""),
         ("scripts", ""),
         ("tests/browser/lib", ""),
         ("tests/browser/tests", ""),
@@ -31,7 +32,7 @@ mod tests {
     /// script.
     fn is_source(path: &Path) -> bool {
         match path.extension().and_then(|e| e.to_str()) {
-            Some(ext) => ["rs", "c", "h", "hpp", "py", "js", "sh", "go"].contains(&ext),
+            Some(ext) => ["rs", "c", "h", "hpp", "py", "js", "sh", "go", "rb"].contains(&ext),
             None => path.parent().is_some_and(|p| p.ends_with("scripts")),
         }
     }

@@ -16,6 +16,7 @@ pub mod mbpp;
 pub mod multipl_e;
 pub mod psb2;
 pub mod python_asserts;
+pub mod ruby_asserts;
 pub mod sample_sources;
 pub mod sceneval;
 pub mod tasks;

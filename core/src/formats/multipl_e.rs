@@ -9,11 +9,11 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`; Go: `go_asserts::multipl_e_calls`, its rows
-//! compared as their `fmt.Sprintf("%v")` strings, as MultiPL-E compares them). A Go test of
-//! another shape is one assertion case whose setup imports what MultiPL-E's prompts import for
-//! the tests (`testing`, `fmt`). The languages wasmeval runs are `cpp`, `rs`, `js`, `ts`, `go`
-//! and `py`; any other
+//! JavaScript: `javascript_asserts::multipl_e_test`; Ruby: `ruby_asserts::multipl_e_test`; Go:
+//! `go_asserts::multipl_e_calls`, its rows compared as their `fmt.Sprintf("%v")` strings, as
+//! MultiPL-E compares them). A Go test of another shape is one assertion case whose setup imports
+//! what MultiPL-E's prompts import for the tests (`testing`, `fmt`). The languages wasmeval runs
+//! are `cpp`, `rs`, `js`, `ts`, `go`, `rb` and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -22,7 +22,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, go_asserts, javascript_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts, ruby_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -66,9 +66,10 @@ impl Problem {
             "ts" => Language::Typescript,
             "py" => Language::Python,
             "go" => Language::Go,
+            "rb" => Language::Ruby,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go, rb or py)",
                     self.name
                 ))
             }
@@ -82,6 +83,7 @@ impl Problem {
             .or(match language {
                 Language::Python => called_with(&tests, "check("),
                 Language::Go => called_with(&tests, "candidate := "),
+                Language::Ruby => called_with(&tests, "candidate = method(:"),
                 _ => called_with(&tests, "candidate = "),
             });
         // Asserts of the common shapes are judged on the host (the same converters as
@@ -105,6 +107,14 @@ impl Problem {
                     })
             }
             Language::Go => go_asserts::multipl_e_calls(&tests).map(|(_, suite)| suite),
+            Language::Ruby => {
+                ruby_asserts::multipl_e_test(&tests).map(|(entry_point, cases)| TestSuite::Calls {
+                    setup: String::new(),
+                    entry_point,
+                    tolerance: 0.0,
+                    cases,
+                })
+            }
             _ => None,
         };
         // Go's test file (beside the candidate's, with the prompt's package clause and imports)
@@ -259,7 +269,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts, go or py)"
+             cpp, rs, js, ts, go, rb or py)"
         );
     }
 

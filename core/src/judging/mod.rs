@@ -12,6 +12,7 @@
 //! - [`token`]: the per-run secret that authenticates a guest's report lines, and their scanning.
 //! - [`python`]: the Python harness's input and its report protocol.
 //! - [`javascript`]: the JavaScript guest's token lines.
+//! - [`ruby`]: the Ruby guest's steps, reported by the host after each evaluation.
 //! - [`compiled`]: C, C++ and Rust assertion programs.
 //! - [`io`]: an `io` case's output against its expected output.
 
@@ -20,6 +21,7 @@ pub mod compiled;
 pub mod io;
 pub mod javascript;
 pub mod python;
+pub mod ruby;
 pub mod token;
 
 use crate::results::{CaseResult, SampleResult, TimeoutCause, Verdict};

@@ -9,6 +9,7 @@ use crate::input;
 use crate::input::SampleLine;
 use crate::languages::javascript::JsRuntime;
 use crate::languages::python::PythonRuntime;
+use crate::languages::ruby::RubyRuntime;
 use crate::languages::typescript::TypeScript;
 use crate::sandbox::{cache, Sandbox};
 use crate::store::{FolderLock, ResultStore, RunManifest};
@@ -115,6 +116,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .javascript
             .as_ref()
             .map(|js| js.sha256().to_owned()),
+        ruby_runtime_sha256: evaluator.ruby.as_ref().map(|rb| rb.sha256().to_owned()),
         rust_compiler: evaluator
             .toolchains
             .as_ref()
@@ -324,13 +326,23 @@ pub(crate) fn load_evaluator<'s>(
         )?),
         false => None,
     };
+    let ruby = match needs(Language::Ruby) {
+        true => Some(RubyRuntime::find(
+            sandbox,
+            &runtime.ruby_runtime_dir(),
+            &module_cache,
+        )?),
+        false => None,
+    };
     cache::announce(
         &[
             python.as_ref().and_then(|p| p.to_compile()),
             javascript.as_ref().and_then(|js| js.to_compile()),
+            ruby.as_ref().and_then(|rb| rb.to_compile()),
         ],
         &module_cache,
     );
+    let ruby = ruby.map(|rb| rb.load(sandbox, &module_cache)).transpose()?;
     let python = python.map(|p| p.load(sandbox, &module_cache)).transpose()?;
     let javascript = javascript
         .map(|js| js.load(sandbox, &module_cache))
@@ -348,6 +360,7 @@ pub(crate) fn load_evaluator<'s>(
         python,
         typescript: javascript.clone().map(TypeScript::new),
         javascript,
+        ruby,
         toolchains,
         module_cache,
         limits,

@@ -81,6 +81,7 @@ impl InterpreterGuest for JsRuntime {
                 writable: false,
             }],
             stdin: job.stdin.clone(),
+            ..Invocation::default()
         };
         Ok(Program {
             module: self.module.clone(),

@@ -7,12 +7,15 @@
 //!   alternative and `calls` case.
 //! - [`javascript`]: QuickJS-NG as an interpreter guest; one run per case.
 //! - [`typescript`]: the JavaScript guest behind oxc's type stripper, run on the host.
+//! - [`ruby`]: CRuby as an interpreter guest driven through its exports; one run judges every
+//!   assertion and `calls` case.
 //! - [`compiled`]: C, C++ and Rust, compiled (confined) into a module per assertion case and one
 //!   for the whole program.
 
 pub mod compiled;
 pub mod javascript;
 pub mod python;
+pub mod ruby;
 pub mod typescript;
 
 use crate::analysis;

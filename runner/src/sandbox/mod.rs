@@ -16,6 +16,7 @@ mod door;
 mod files;
 pub mod output;
 pub mod random;
+pub mod ruby_abi;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::door::{Door, Partner, PartnerEnded};
@@ -127,6 +128,8 @@ pub struct Invocation {
     pub preopens: Vec<Preopen>,
     /// Standard input.
     pub stdin: Vec<u8>,
+    /// What the host evaluates in a Ruby guest ([`Entry::Ruby`]); unused by other entries.
+    pub ruby: ruby_abi::RubyScript,
 }
 
 /// How a module is entered.
@@ -138,6 +141,9 @@ pub enum Entry {
     /// A WASI reactor (possibly a pre-initialised snapshot): `_initialize` when exported, then
     /// `run()` returns the exit code; `argv` comes from WASI as for a command.
     Reactor,
+    /// The Ruby guest's reactor ([`ruby_abi`]): started with `argv` as `ruby-init`'s arguments,
+    /// then the invocation's [`ruby_abi::RubyScript`] evaluated.
+    Ruby,
 }
 
 /// Per-store state.
@@ -150,6 +156,8 @@ struct GuestState {
     door: Door,
     /// Fuel, quota and metadata of the guest's file calls (see [`files`]).
     files: FileMeter,
+    /// The Ruby guest's value handles (see [`ruby_abi`]).
+    ruby: ruby_abi::Handles,
 }
 
 /// Enforces the memory limit and remembers whether the guest hit it.
@@ -324,7 +332,16 @@ impl Sandbox {
             Ok(instance) => instance,
             Err(refused) => return Ok(refused),
         };
-        let result = enter(&mut store, &instance, entry);
+        let result = match entry {
+            Entry::Ruby => ruby_abi::enter(
+                &mut store,
+                &instance,
+                &invocation.args,
+                &invocation.ruby,
+                &output,
+            ),
+            _ => enter(&mut store, &instance, entry),
+        };
         let exit = match result {
             Ok(code) => Exit::Code(code),
             Err(error) => classify(&error, &output)?,
@@ -456,6 +473,7 @@ impl Sandbox {
                 random: RandomStream::new(seeded_bytes(SEED)),
                 door,
                 files: FileMeter::new(limits.disk, self.file_trampoline.clone()),
+                ruby: ruby_abi::Handles::default(),
             },
         );
         store.limiter(|state| &mut state.limiter);
@@ -483,7 +501,15 @@ impl Sandbox {
         output: &CapturedOutput,
         started: Instant,
     ) -> anyhow::Result<Result<Instance, Execution>> {
-        match self.linker.instantiate(&mut *store, module) {
+        let instantiated = if module.imports().any(|i| i.module() == "canonical_abi") {
+            // The Ruby guest's imports beyond WASI, defined for its module (ruby_abi.rs).
+            let mut linker = self.linker.clone();
+            ruby_abi::add_to_linker(&mut linker, module)?;
+            linker.instantiate(&mut *store, module)
+        } else {
+            self.linker.instantiate(&mut *store, module)
+        };
+        match instantiated {
             Ok(instance) => Ok(Ok(instance)),
             Err(error) if store.data().limiter.memory_denied => Ok(Err(Execution {
                 exit: Exit::MemoryAtStart(format!("{error:#}")),
@@ -505,6 +531,9 @@ fn enter(
     entry: Entry,
 ) -> wasmtime::Result<i32> {
     match entry {
+        Entry::Ruby => Err(wasmtime::Error::msg(
+            "the Ruby entry needs its script (Sandbox::run)",
+        )),
         Entry::Command => instance
             .get_typed_func::<(), ()>(&mut *store, "_start")?
             .call(&mut *store, ())
@@ -560,6 +589,9 @@ pub(crate) fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyh
     }
     if let Some(exit) = error.downcast_ref::<I32Exit>() {
         return Ok(Exit::Code(exit.0));
+    }
+    if let Some(unavailable) = error.downcast_ref::<ruby_abi::JavaScriptUnavailable>() {
+        return Ok(Exit::Trap(unavailable.to_string()));
     }
     if let Some(trap) = error.downcast_ref::<Trap>() {
         return Ok(match trap {

@@ -72,6 +72,15 @@ impl CapturedOutput {
         }
     }
 
+    /// Appends the host's own `bytes` to stdout (report lines the guest cannot write), within the
+    /// same budget: past it, the execution ends as an output limit, as for the guest's writes.
+    pub fn append_stdout(&self, bytes: &[u8]) -> wasmtime::Result<()> {
+        self.write(false, bytes).map_err(|error| match error {
+            StreamError::Trap(error) => error,
+            other => wasmtime::Error::msg(other.to_string()),
+        })
+    }
+
     fn write(&self, is_stderr: bool, bytes: &[u8]) -> Result<(), StreamError> {
         let mut buffers = self.buffers.lock().expect("output lock");
         buffers.written = buffers.written.saturating_add(bytes.len() as u64);

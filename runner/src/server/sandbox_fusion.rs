@@ -56,6 +56,7 @@ fn language(name: &str) -> Option<Language> {
         "c" => Some(Language::C),
         "rust" => Some(Language::Rust),
         "go" => Some(Language::Go),
+        "ruby" => Some(Language::Ruby),
         _ => None,
     }
 }
@@ -262,6 +263,7 @@ mod tests {
         assert_eq!(language("typescript"), Some(Language::Typescript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
         assert_eq!(language("go"), Some(Language::Go));
+        assert_eq!(language("ruby"), Some(Language::Ruby));
         assert_eq!(language("go_test"), None);
     }
 }

@@ -18,6 +18,7 @@ mod javascript;
 mod psb2;
 mod report;
 mod resume;
+mod ruby;
 mod serve;
 mod shards;
 mod support;

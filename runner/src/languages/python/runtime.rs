@@ -115,6 +115,7 @@ impl PythonRuntime {
             env: self.env.clone(),
             preopens,
             stdin: Vec::new(),
+            ..Invocation::default()
         }
     }
 
