@@ -109,7 +109,9 @@ fn python_home() -> Option<PathBuf> {
 #[test]
 #[ignore]
 fn a_python_program_costs_the_same_fuel_metered() {
-    let Some(python) = runtime("python/python-snapshot.wasm") else { return };
+    let Some(python) = runtime("python/python-snapshot.wasm") else {
+        return;
+    };
     let home = python_home().expect("home");
     let started = std::time::Instant::now();
     let metered = wasmeval_meter::instrument(&python).expect("instrument");
@@ -137,6 +139,55 @@ fn a_python_program_costs_the_same_fuel_metered() {
         preopens: &preopens,
     };
     let (original, metered) = both(&python, &entry, 20_000_000_000);
-    assert_eq!(original.stdout, "caught JSONDecodeError\n[0, 0, 1, 1, 2] 1008062\n");
+    assert_eq!(
+        original.stdout,
+        "caught JSONDecodeError\n[0, 0, 1, 1, 2] 1008062\n"
+    );
     eprintln!("Python program: {} fuel both ways", metered.fuel);
+}
+
+// Ignored: it compiles each module twice. Every module the runner compiled and cached (C, C++,
+// Rust and Go samples of earlier runs, `$WASMEVAL_HOME/compiled`), up to `METER_SAMPLE` of them
+// (default 40), run as commands without arguments or input: whatever each does, it does it for
+// the same fuel metered. Run with
+// `cargo test --release -p wasmeval-meter --test it cached -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn cached_compiled_guests_cost_the_same_fuel_metered() {
+    let Some(home) = python_home().and_then(|p| p.parent().map(|h| h.join("compiled"))) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&home) else {
+        eprintln!("skipped: no {}", home.display());
+        return;
+    };
+    let mut modules: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
+        .collect();
+    modules.sort();
+    let sample: usize = std::env::var("METER_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let job = tempfile::tempdir().unwrap();
+    let mut endings = std::collections::BTreeMap::<String, usize>::new();
+    for path in modules.iter().take(sample) {
+        let wasm = std::fs::read(path).unwrap();
+        let entry = Entry::Command {
+            args: &["main"],
+            job: job.path(),
+        };
+        let (original, _) = both(&wasm, &entry, 500_000_000);
+        let ending = match original.end {
+            End::Trap(t) => format!("trap {t}"),
+            other => format!("{other:?}"),
+        };
+        *endings.entry(ending).or_default() += 1;
+    }
+    eprintln!(
+        "{} modules, the same fuel both ways; endings: {endings:?}",
+        sample.min(modules.len())
+    );
 }

@@ -161,7 +161,9 @@ fn linker(engine: &Engine, wasi: bool) -> Linker<State> {
         // The Python runtime's door to a partner: closed here (-1, "no host"), as in a run
         // without one.
         linker
-            .func_wrap("host", "call", |_: i32, _: i32, _: i32, _: i32| -> i32 { -1 })
+            .func_wrap("host", "call", |_: i32, _: i32, _: i32, _: i32| -> i32 {
+                -1
+            })
             .expect("host.call");
     }
     linker
