@@ -193,7 +193,7 @@ impl Meter<'_> {
         if cost::flushes_before(op) {
             self.copy_to(start);
             self.flush();
-            if cost::saves_before(op) || function_end || self.enters_catch_target(op) {
+            if cost::saves_before(op) || function_end || self.leaves_for_a_saved_label(op) {
                 self.emit(&[
                     Instruction::LocalGet(self.local),
                     Instruction::GlobalSet(self.layout.fuel),
@@ -245,8 +245,14 @@ impl Meter<'_> {
             | Operator::Try { .. } => {
                 self.open(true, false);
             }
-            Operator::Else | Operator::Catch { .. } | Operator::CatchAll => {
+            Operator::Else => {
                 self.reachable = self.frames.last().is_none_or(|f| f.reachable);
+            }
+            Operator::Catch { .. } | Operator::CatchAll => {
+                // A legacy handler is entered from a throw, after which the global is current.
+                self.reachable = self.frames.last().is_none_or(|f| f.reachable);
+                self.copy_to(end);
+                self.reload();
             }
             Operator::End | Operator::Delegate { .. } => self.close(end),
             Operator::I32Const { value } => self.previous_const = Some(u64::from(*value as u32)),
@@ -277,8 +283,15 @@ impl Meter<'_> {
             | Operator::Try { .. } => {
                 self.open(false, false);
             }
-            Operator::Else | Operator::Catch { .. } | Operator::CatchAll => {
+            Operator::Else => {
                 self.reachable = self.frames.last().is_some_and(|f| f.reachable);
+            }
+            Operator::Catch { .. } | Operator::CatchAll => {
+                self.reachable = self.frames.last().is_some_and(|f| f.reachable);
+                if self.reachable {
+                    self.copy_to(end);
+                    self.reload();
+                }
             }
             Operator::End | Operator::Delegate { .. } => {
                 // A block whose start ran may be reached by a branch to its end.
@@ -343,15 +356,14 @@ impl Meter<'_> {
         }
     }
 
-    /// Whether `op` leaves for the label of a catch target (a branch to it, or the end of its
-    /// block or of its `if` arm), so that the cached fuel must be written back first.
-    fn enters_catch_target(&self, op: &Operator<'_>) -> bool {
-        let target = |depth: u32| {
-            self.frames
-                .len()
-                .checked_sub(depth as usize + 1)
-                .and_then(|i| self.frames.get(i))
-                .is_some_and(|f| f.catch_target)
+    /// Whether `op` leaves for a label where the global must be up to date: the function's own
+    /// (a branch there returns, and wasmtime saves on the way out) or a catch target's (a branch
+    /// to it, the end of its block or of its `if` arm, or an `if` without `else` skipping to
+    /// it), so that the cached fuel must be written back first.
+    fn leaves_for_a_saved_label(&self, op: &Operator<'_>) -> bool {
+        let target = |depth: u32| match self.frames.len().checked_sub(depth as usize + 1) {
+            None => true,
+            Some(i) => self.frames.get(i).is_some_and(|f| f.catch_target),
         };
         match op {
             Operator::Br { relative_depth }
@@ -367,7 +379,7 @@ impl Meter<'_> {
                 .frames
                 .last()
                 .is_some_and(|f| f.catch_target && !f.is_loop),
-            Operator::Loop { .. } => self
+            Operator::Loop { .. } | Operator::If { .. } => self
                 .catch_targets
                 .get(self.opened)
                 .copied()

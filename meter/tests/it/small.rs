@@ -57,12 +57,20 @@ fn calls_and_recursion_cost_what_wasmtime_counts() {
     (if (i32.eqz (local.get $n)) (then (return (i32.const 7))))
     (nop) (drop (i32.const 1))
     (i32.const 8))
+  ;; A branch to the function's own label returns too.
+  (func $branch_out (param $n i32) (result i32)
+    (i32.const 5)
+    (br_if 0 (local.get $n))
+    (drop)
+    (br_table 0 0 (i32.const 6) (i32.const 1)))
   (func (export "run") (param $n i32) (result i32)
-    (i32.add (call $fib (local.get $n)) (call $early (local.get $n)))))
+    (i32.add (call $fib (local.get $n))
+      (i32.add (call $early (local.get $n)) (call $branch_out (local.get $n))))))
 "#,
     );
     let runs = fuel_of_runs(&module, &[0, 1, 15]);
-    assert_eq!(runs[2].0, End::Returned(vec![610 + 8]));
+    assert_eq!(runs[2].0, End::Returned(vec![610 + 8 + 5]));
+    assert_eq!(runs[0].0, End::Returned(vec![7 + 6]));
 }
 
 #[test]
