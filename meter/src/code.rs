@@ -467,3 +467,41 @@ impl Meter<'_> {
         ]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The catch targets of the only function in `wat`, by block ordinal.
+    fn targets_of(bytes: &[u8]) -> Vec<bool> {
+        for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+            if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+                return catch_targets(&body).unwrap();
+            }
+        }
+        panic!("no function")
+    }
+
+    #[test]
+    fn catch_labels_count_from_outside_the_try_table() {
+        // Blocks open in this order: $outer (0), $inner (1), the try_table (2), $after (3).
+        // Label 1 of the try_table's catch is $outer; label 0 of the second is the function.
+        let module = [
+            0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // header
+            0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type: [] -> []
+            0x03, 0x02, 0x01, 0x00, // function 0: type 0
+            0x0d, 0x03, 0x01, 0x00, 0x00, // tag 0: type 0
+            0x0a, 0x17, 0x01, 0x15, 0x00, // code: one body of 21 bytes, no locals
+            0x02, 0x40, // block $outer
+            0x02, 0x40, // block $inner
+            0x1f, 0x40, 0x01, 0x00, 0x00, 0x01, // try_table (catch 0 1)
+            0x0b, 0x0b, 0x0b, // end end end
+            0x1f, 0x40, 0x01, 0x02, 0x00, // try_table (catch_all 0): the function's label
+            0x0b, 0x0b, // end, end of the function
+        ];
+        wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+            .validate_all(&module)
+            .expect("valid");
+        assert_eq!(targets_of(&module), [true, false, false, false]);
+    }
+}
