@@ -1,22 +1,144 @@
 package main
 
-// wasmeval's stand-in for the part of testify's `assert` package that HumanEval-X's Go tests use
-// (`assert.New(t)`, `Equal`), compiled beside the test (whose `assert.New(` becomes
-// `__wasmeval_assert_New(`) and the candidate. `Equal` follows testify's ObjectsAreEqual: byte
-// slices by content, everything else by reflect.DeepEqual (so types must match, as in testify).
-// A failed assertion says so on stderr and ends the program with exit code 1, so the test never
-// reaches its end-of-tests line. Nothing here is the candidate's: it cannot define these names
-// (a duplicate definition does not compile).
+// wasmeval's stand-ins for what Go tests use of `testing` and testify's `assert`, compiled as the
+// last file of a Go test program, beside the candidate's file and the test's (whose
+// `*testing.T` becomes `*__wasmeval_T` and `assert.New(` becomes `__wasmeval_assert_New(`).
+//
+// - `__wasmeval_T` is the part of `*testing.T` tests use (MultiPL-E's: `Run`, `Errorf`; also
+//   `Error`, `Fatal(f)`, `Fail(Now)`, `Log(f)`, `Skip(f)`, `Helper`, `Cleanup`, ...). As in
+//   `go test`, each test and subtest runs in a goroutine of its own; `FailNow` ends it with
+//   runtime.Goexit; a test that ends by runtime.Goexit without FailNow fails, and a panic ends
+//   the program (exit code 2, `panic: ` on stderr). A failure is written to stderr as an
+//   `assertion failed: <test>: <message>` line.
+// - `Equal` follows testify's ObjectsAreEqual: byte slices by content, everything else by
+//   reflect.DeepEqual (so types must match, as in testify). A failed assertion says so on
+//   stderr and ends the program with exit code 1.
+// - `__wasmeval_end_of_tests` writes the end-of-tests line, only when no test failed.
+//
+// Nothing here is the candidate's: it cannot define these names (a duplicate definition does
+// not compile).
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
+	"strings"
 )
 
-// What the test's `*testing.T` becomes: the tests only hand it to `assert.New`.
-type __wasmeval_T struct{}
+// What the test's `*testing.T` becomes.
+type __wasmeval_T struct {
+	name     string
+	parent   *__wasmeval_T
+	failed   bool
+	skipped  bool
+	finished bool
+	cleanups []func()
+}
+
+// Whether any test failed.
+var __wasmeval_failed bool
+
+func (t *__wasmeval_T) Name() string   { return t.name }
+func (t *__wasmeval_T) Helper()        {}
+func (t *__wasmeval_T) Parallel()      {}
+func (t *__wasmeval_T) Failed() bool   { return t.failed }
+func (t *__wasmeval_T) Skipped() bool  { return t.skipped }
+func (t *__wasmeval_T) Cleanup(f func()) { t.cleanups = append(t.cleanups, f) }
+
+func (t *__wasmeval_T) Fail() {
+	for at := t; at != nil; at = at.parent {
+		at.failed = true
+	}
+}
+
+func (t *__wasmeval_T) FailNow() {
+	t.Fail()
+	t.finished = true
+	runtime.Goexit()
+}
+
+func (t *__wasmeval_T) Log(args ...interface{}) { fmt.Fprint(os.Stderr, fmt.Sprintln(args...)) }
+func (t *__wasmeval_T) Logf(format string, args ...interface{}) {
+	fmt.Fprintln(os.Stderr, fmt.Sprintf(format, args...))
+}
+
+func (t *__wasmeval_T) failure(message string) {
+	fmt.Fprintf(os.Stderr, "assertion failed: %s: %s\n", t.name, strings.TrimSuffix(message, "\n"))
+	t.Fail()
+}
+
+func (t *__wasmeval_T) Error(args ...interface{}) { t.failure(fmt.Sprintln(args...)) }
+func (t *__wasmeval_T) Errorf(format string, args ...interface{}) {
+	t.failure(fmt.Sprintf(format, args...))
+}
+func (t *__wasmeval_T) Fatal(args ...interface{}) { t.failure(fmt.Sprintln(args...)); t.FailNow() }
+func (t *__wasmeval_T) Fatalf(format string, args ...interface{}) {
+	t.failure(fmt.Sprintf(format, args...))
+	t.FailNow()
+}
+
+func (t *__wasmeval_T) SkipNow() {
+	t.skipped = true
+	t.finished = true
+	runtime.Goexit()
+}
+func (t *__wasmeval_T) Skip(args ...interface{}) { t.Log(args...); t.SkipNow() }
+func (t *__wasmeval_T) Skipf(format string, args ...interface{}) {
+	t.Logf(format, args...)
+	t.SkipNow()
+}
+
+// Run runs a subtest in a goroutine of its own and waits for it, as testing.T.Run does.
+func (t *__wasmeval_T) Run(name string, f func(t *__wasmeval_T)) bool {
+	sub := &__wasmeval_T{name: t.name + "/" + strings.ReplaceAll(name, " ", "_"), parent: t}
+	__wasmeval_run(sub, f)
+	return !sub.failed
+}
+
+// What a panic ends the program with, after __wasmeval_on_panic (the calls driver's report).
+var __wasmeval_on_panic = func(message string) {}
+
+// __wasmeval_run runs f(t) in a goroutine and waits for its end. A panic ends the program at
+// once (main must not go on while it unwinds); a runtime.Goexit that was not FailNow or SkipNow
+// fails the test, as in `go test`.
+func __wasmeval_run(t *__wasmeval_T, f func(*__wasmeval_T)) {
+	done := make(chan struct{})
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				message := fmt.Sprint(r)
+				if err, ok := r.(error); ok {
+					message = err.Error()
+				}
+				__wasmeval_on_panic(message)
+				fmt.Fprintf(os.Stderr, "panic: %s\n", message)
+				os.Exit(2)
+			}
+			for i := len(t.cleanups) - 1; i >= 0; i-- {
+				t.cleanups[i]()
+			}
+			close(done)
+		}()
+		f(t)
+		t.finished = true
+	}()
+	<-done
+	if !t.finished {
+		fmt.Fprintf(os.Stderr, "%s: test executed panic(nil) or runtime.Goexit\n", t.name)
+		t.Fail()
+	}
+}
+
+// __wasmeval_run_test runs one Test function, as main calls it.
+func __wasmeval_run_test(name string, f func(*__wasmeval_T)) {
+	t := &__wasmeval_T{name: name}
+	__wasmeval_run(t, f)
+	if t.failed {
+		__wasmeval_failed = true
+	}
+}
 
 type __wasmeval_Assertions struct{}
 
@@ -79,8 +201,11 @@ func (a *__wasmeval_Assertions) False(value bool, msgAndArgs ...interface{}) boo
 	return false
 }
 
-// The end-of-tests line: written only after every test function returned.
+// The end-of-tests line: written only after every test function returned and none failed.
 func __wasmeval_end_of_tests() {
+	if __wasmeval_failed {
+		os.Exit(1)
+	}
 	token := ""
 	if len(os.Args) > 1 {
 		token = os.Args[1]

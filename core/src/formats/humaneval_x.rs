@@ -39,7 +39,7 @@
 //!    dropped because it would clash with the local module; its `use rand::Rng;` and
 //!    `use regex::Regex;` resolve to the stand-ins.
 
-use super::{compiled_asserts, javascript_asserts, python_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts, python_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -298,6 +298,10 @@ impl Problem {
         let compiled = match language {
             Language::Cpp => compiled_asserts::cpp_calls(&case),
             Language::Rust => compiled_asserts::rust_calls(&case),
+            // Go's testify asserts too, compared with testify's equality.
+            Language::Go => entry_point
+                .as_deref()
+                .and_then(|entry| go_asserts::humaneval_x_calls(&setup, &case, entry)),
             _ => None,
         };
         let tests = match (converted, &entry_point) {
@@ -676,12 +680,24 @@ mod tests {
         assert_eq!(task.language, Language::Go);
         assert_eq!(task.entry_point.as_deref(), Some("Shout"));
         assert!(task.prompt.starts_with("import (\n    \"strings\"\n)"));
-        let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+        assert!(task.references[0].code.ends_with("return result\n}\n\n"));
+        // Its asserts are all `assert.Equal(literal, call)`: host-judged calls, the test file
+        // (setup and test) their driver.
+        let TestSuite::Calls { setup, cases, .. } = &task.tests[0] else {
             panic!("{:?}", task.tests)
         };
         assert!(setup.starts_with("package main\n"), "{setup}");
+        assert!(setup.contains("func TestShout(t *testing.T)"));
+        assert_eq!(cases.len(), 3);
+        assert_eq!(
+            cases[1].expected,
+            serde_json::json!({"$go": ["[]string", []]})
+        );
+        // Go/2 asserts in a loop: the test stays one guest-judged assertion case.
+        let TestSuite::Assertions { setup, cases } = &tasks[2].tests[0] else {
+            panic!("{:?}", tasks[2].tests)
+        };
         assert!(setup.contains("\"github.com/stretchr/testify/assert\""));
-        assert!(cases[0].code.starts_with("func TestShout(t *testing.T)"));
-        assert!(task.references[0].code.ends_with("return result\n}\n\n"));
+        assert!(cases[0].code.starts_with("func TestMean(t *testing.T)"));
     }
 }

@@ -6,6 +6,8 @@
 pub mod aixbench;
 pub mod answers;
 pub mod compiled_asserts;
+pub mod go_asserts;
+mod go_values;
 pub mod humaneval;
 pub mod humaneval_x;
 pub mod javascript_asserts;

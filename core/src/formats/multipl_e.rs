@@ -9,8 +9,11 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`). The languages wasmeval runs are `cpp`, `rs`,
-//! `js` and `py`; any other
+//! JavaScript: `javascript_asserts::multipl_e_test`; Go: `go_asserts::multipl_e_calls`, its rows
+//! compared as their `fmt.Sprintf("%v")` strings, as MultiPL-E compares them). A Go test of
+//! another shape is one assertion case whose setup imports what MultiPL-E's prompts import for
+//! the tests (`testing`, `fmt`). The languages wasmeval runs are `cpp`, `rs`, `js`, `ts`, `go`
+//! and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -19,7 +22,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, javascript_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -62,9 +65,10 @@ impl Problem {
             "js" => Language::Javascript,
             "ts" => Language::Typescript,
             "py" => Language::Python,
+            "go" => Language::Go,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go or py)",
                     self.name
                 ))
             }
@@ -77,6 +81,7 @@ impl Problem {
             .filter(|e| !e.is_empty())
             .or(match language {
                 Language::Python => called_with(&tests, "check("),
+                Language::Go => called_with(&tests, "candidate := "),
                 _ => called_with(&tests, "candidate = "),
             });
         // Asserts of the common shapes are judged on the host (the same converters as
@@ -99,10 +104,17 @@ impl Problem {
                         cases,
                     })
             }
+            Language::Go => go_asserts::multipl_e_calls(&tests).map(|(_, suite)| suite),
             _ => None,
         };
+        // Go's test file (beside the candidate's, with the prompt's package clause and imports)
+        // imports what MultiPL-E's prompt imports for the tests.
+        let setup = match language {
+            Language::Go => go_asserts::MULTIPL_E_SETUP.to_owned(),
+            _ => String::new(),
+        };
         let tests = converted.unwrap_or_else(|| TestSuite::Assertions {
-            setup: String::new(),
+            setup,
             cases: vec![AssertionCase {
                 name: "tests".into(),
                 code: tests,
@@ -247,7 +259,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts or py)"
+             cpp, rs, js, ts, go or py)"
         );
     }
 
@@ -275,6 +287,44 @@ mod tests {
             assert_eq!(Some(entry_point), task.entry_point.as_ref());
             assert!(!cases.is_empty());
         }
+    }
+
+    #[test]
+    fn go_rows_become_calls_compared_as_their_percent_v_strings() {
+        let tasks = parse_tasks(
+            "go.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/go.jsonl"),
+        )
+        .unwrap();
+        assert!(tasks.len() >= 10);
+        for task in &tasks {
+            assert_eq!(task.language, Language::Go);
+            assert!(task.prompt.starts_with("package "));
+            // Its test has a statement before the table: not the translator's shape.
+            if task.id.0 == "HumanEval_911_first_word" {
+                let TestSuite::Assertions { setup, cases } = &task.tests[0] else {
+                    panic!("{:?}", task.tests[0])
+                };
+                assert_eq!(setup, go_asserts::MULTIPL_E_SETUP);
+                assert_eq!(cases.len(), 1);
+                continue;
+            }
+            let TestSuite::Calls {
+                entry_point, cases, ..
+            } = &task.tests[0]
+            else {
+                panic!("{}: not converted to calls: {:?}", task.id, task.tests[0]);
+            };
+            assert_eq!(Some(entry_point), task.entry_point.as_ref());
+            assert!(!cases.is_empty());
+        }
+        let mean = tasks
+            .iter()
+            .find(|t| t.id.0 == "HumanEval_903_mean")
+            .unwrap();
+        let (_, cases) = calls(mean);
+        let expected: Vec<&serde_json::Value> = cases.iter().map(|c| &c.expected).collect();
+        assert_eq!(expected, ["2.5", "1e+06", "0.15000000000000002"]);
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
     let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
-        Language::Go => go_test_program(candidate, setup, test),
+        Language::Go => go_program(candidate, &format!("{setup}\n{test}"), false),
         Language::Cpp => format!(
             "{candidate}\n{}\nextern \"C\" void {END_OF_TESTS}(void);\n{setup}\n{}\n",
             C_PRELUDE,
@@ -122,11 +122,16 @@ pub fn whole_program(language: Language, code: &str) -> String {
 /// The line that starts each file after the first in a Go source bundle.
 const GO_FILE_MARKER: &str = "//wasmeval:file ";
 
-/// The files after the candidate's in a Go assertion program, in order.
-const GO_FILES: [&str; 2] = ["test.go", "wasmeval_main.go"];
+/// The files after the candidate's in a Go test program, in order (`wasmeval_calls.go` in
+/// `calls` drivers only).
+const GO_FILES: [&str; 3] = ["test.go", "wasmeval_main.go", "wasmeval_calls.go"];
 
-/// wasmeval's testify stand-in and end-of-tests line, the last file of a Go assertion program.
+/// wasmeval's `testing` and testify stand-ins and end-of-tests line, the file of a Go test
+/// program that gets our `main`.
 const GO_ASSERT: &str = include_str!("../../../guests/go/assert.go");
+
+/// The support of Go `calls` drivers: their report lines and the plain-data forms of values.
+const GO_CALLS: &str = include_str!("../../../guests/go/calls.go");
 
 /// The files of a Go source bundle: `main.go` (the candidate), then wasmeval's `test.go` and
 /// `wasmeval_main.go` where their marker lines are. Markers are searched from the end, so marker
@@ -147,8 +152,8 @@ pub fn go_files(source: &str) -> Vec<(&'static str, &str)> {
     files
 }
 
-/// Whether Go `code` starts with a package clause (after blank lines and comments).
-fn go_has_package(code: &str) -> bool {
+/// Go `code` from its first token: blank lines and comments skipped.
+fn go_after_comments(code: &str) -> &str {
     let mut rest = code.trim_start();
     loop {
         if let Some(after) = rest.strip_prefix("//") {
@@ -156,10 +161,15 @@ fn go_has_package(code: &str) -> bool {
         } else if let Some(after) = rest.strip_prefix("/*") {
             rest = after.split_once("*/").map_or("", |(_, r)| r).trim_start();
         } else {
-            break;
+            return rest;
         }
     }
-    rest.strip_prefix("package")
+}
+
+/// Whether Go `code` starts with a package clause (after blank lines and comments).
+fn go_has_package(code: &str) -> bool {
+    go_after_comments(code)
+        .strip_prefix("package")
         .is_some_and(|after| after.starts_with(|c: char| c.is_whitespace()))
 }
 
@@ -170,6 +180,19 @@ fn go_with_package(code: &str) -> String {
     } else {
         format!("package main\n\n{code}")
     }
+}
+
+/// Go `code` whose package clause names `main`, whatever it named (MultiPL-E's prompts declare
+/// `package <task>_test`, for `go test`); code without a clause as it is.
+fn go_in_package_main(code: &str) -> String {
+    let Some(after) = go_after_comments(code).strip_prefix("package") else {
+        return code.to_owned();
+    };
+    let name_at = code.len() - after.trim_start().len();
+    let name_len = code[name_at..]
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(code.len() - name_at);
+    format!("{}main{}", &code[..name_at], &code[name_at + name_len..])
 }
 
 /// The packages a Go file of an assertion program may use without importing them (CodeGeeX's
@@ -243,12 +266,12 @@ fn go_uses(code: &str, name: &str) -> bool {
 
 /// A Go file's imports fixed as HumanEval-X's evaluator (CodeGeeX) fixes them, since its prompts
 /// import what the reference uses and its tests what they use, in one file: imports the file does
-/// not use are dropped (Go refuses them), and packages of [`GO_IMPORT_HELPER`] it uses without
-/// importing are added. The import declarations become one line where the first was (or after
+/// not use are dropped (Go refuses them), and with `add_helpers` packages of [`GO_IMPORT_HELPER`]
+/// it uses without importing are added. The import declarations become one line where the first was (or after
 /// the package clause), blank lines keep the rest of the file on its lines, so compile errors
 /// name the lines of the code as written. A file it cannot read (no package clause) is left as
 /// it is.
-fn go_fix_imports(file: &str) -> String {
+fn go_fix_imports(file: &str, add_helpers: bool) -> String {
     let mut lines: Vec<&str> = file.split_inclusive('\n').collect();
     let Some(package) = lines
         .iter()
@@ -314,7 +337,7 @@ fn go_fix_imports(file: &str) -> String {
             paths.push(path.clone());
         }
     }
-    for path in GO_IMPORT_HELPER {
+    for &path in GO_IMPORT_HELPER.iter().filter(|_| add_helpers) {
         let name = name_of(&None, path);
         let imported_as = specs.iter().any(|(a, p)| name_of(a, p) == name);
         if !imported_as && !paths.iter().any(|p| p == path) && go_uses(&body, &name) {
@@ -372,32 +395,43 @@ fn go_import_spec(spec: &str) -> Option<(Option<String>, String)> {
     Some((alias, path.to_owned()))
 }
 
-/// A Go assertion program: the candidate (its own `func main` renamed `func _`, which Go allows
-/// any number of times and never calls), the test file (its testify import dropped and
-/// `assert.New(` replaced by the stand-in's) and wasmeval's file with `main`.
-fn go_test_program(candidate: &str, setup: &str, test: &str) -> String {
-    let candidate: String = go_with_package(candidate)
+/// A Go test program: the candidate (its own `func main` renamed `func _`, which Go allows any
+/// number of times and never calls), the test file (`test`, its testify import dropped and
+/// `assert.New(` and `*testing.T` replaced by the stand-ins') and wasmeval's file with `main`,
+/// which runs every `Test*` function of the test in order; then, for an assertion program, the
+/// end-of-tests line, for a `calls` driver (`calls`) the report's `done` and the support file.
+///
+/// A candidate without a package clause (a HumanEval-X prompt starts with its imports) gets
+/// `package main` and HumanEval-X's import fixing; one with its own (a MultiPL-E prompt is a
+/// whole file of `package <task>_test`) is put in package `main` and keeps its imports, less
+/// those it does not use (the prompt's imports are for the tests, which are a file of their own
+/// here): a package it uses without importing is its compile error, as in MultiPL-E's one file.
+fn go_program(candidate: &str, test: &str, calls: bool) -> String {
+    let own_package = go_has_package(candidate);
+    let candidate: String = go_in_package_main(&go_with_package(candidate))
         .split_inclusive('\n')
         .map(|line| match line.strip_prefix("func main(") {
             Some(rest) => format!("func _({rest}"),
             None => line.to_owned(),
         })
         .collect();
-    let candidate = go_fix_imports(&candidate);
-    // `testing` only names the type of `t` (which HumanEval-X's tests only pass to `assert.New`):
-    // wasmeval's own `__wasmeval_T` keeps the package, 0.3 MB of module, out.
-    let setup: String = setup
+    let candidate = go_fix_imports(&candidate, !own_package);
+    // `testing` only names the type of `t`: wasmeval's own `__wasmeval_T` keeps the package,
+    // 0.3 MB of module, out.
+    let test_file: String = go_with_package(test)
         .split_inclusive('\n')
         .filter(|line| {
             let line = line.trim();
             line != "\"github.com/stretchr/testify/assert\"" && line != "\"testing\""
         })
         .collect();
-    let test_file = go_with_package(&format!("{setup}\n{test}"))
-        .replace("assert.New(", "__wasmeval_assert_New(")
-        .replace("*testing.T", "*__wasmeval_T");
-    let test_file = go_fix_imports(&test_file);
-    let calls: String = test
+    let test_file = go_fix_imports(
+        &test_file
+            .replace("assert.New(", "__wasmeval_assert_New(")
+            .replace("*testing.T", "*__wasmeval_T"),
+        true,
+    );
+    let tests: String = test
         .lines()
         .filter_map(|line| {
             let name = line.strip_prefix("func Test")?;
@@ -405,18 +439,29 @@ fn go_test_program(candidate: &str, setup: &str, test: &str) -> String {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            Some(format!("\tTest{name}(new(__wasmeval_T))\n"))
+            Some(format!(
+                "\t__wasmeval_run_test(\"Test{name}\", Test{name})\n"
+            ))
         })
         .collect();
-    // A test with no Test function never passes: it never reaches the end-of-tests line.
-    let calls = if calls.is_empty() {
+    // A test with no Test function never passes: it never reaches the end of its tests.
+    let tests = if tests.is_empty() {
         "\tpanic(\"the test defines no Test function\")\n".to_owned()
     } else {
-        calls
+        tests
+    };
+    let (start, end, support) = if calls {
+        (
+            "\t__wasmeval_report(\"loaded\")\n",
+            "\tif __wasmeval_failed {\n\t\tos.Exit(1)\n\t}\n\t__wasmeval_report(\"done\")\n",
+            format!("\n{GO_FILE_MARKER}{}\n{GO_CALLS}", GO_FILES[2]),
+        )
+    } else {
+        ("", "\t__wasmeval_end_of_tests()\n", String::new())
     };
     format!(
         "{candidate}\n{GO_FILE_MARKER}{}\n{test_file}\n{GO_FILE_MARKER}{}\n{GO_ASSERT}\n\
-         func main() {{\n{calls}\t__wasmeval_end_of_tests()\n}}\n",
+         func main() {{\n{start}{tests}{end}}}\n{support}",
         GO_FILES[0], GO_FILES[1]
     )
 }
@@ -431,6 +476,7 @@ pub fn calls_program(language: Language, candidate: &str, driver: &str) -> Strin
     let candidate = &format!("{candidate}{closing}");
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_calls_driver(driver)),
+        Language::Go => go_program(candidate, driver, true),
         _ => format!(
             "{candidate}\n{}\n{}\n{}\n",
             C_PRELUDE,
@@ -749,7 +795,7 @@ mod tests {
     fn go_imports_are_fixed_as_humaneval_xs_evaluator_does_on_the_same_lines() {
         // The prompt's unused import is dropped, a used helper package added.
         let file = "package main\n\nimport (\n    \"math\"\n    \"strings\"\n)\n\nfunc f(s string) []string { return strings.Fields(strconv.Itoa(1)) }\n";
-        let fixed = go_fix_imports(file);
+        let fixed = go_fix_imports(file, true);
         assert_eq!(
             fixed,
             "package main\n\nimport (\"strings\"; \"strconv\")\n\n\n\n\nfunc f(s string) []string { return strings.Fields(strconv.Itoa(1)) }\n"
@@ -757,20 +803,22 @@ mod tests {
         assert_eq!(file.lines().count(), fixed.lines().count());
         // No import declaration: the added ones go on the package clause's line.
         assert_eq!(
-            go_fix_imports("package main\nfunc g() float64 { return math.Pi }\n"),
+            go_fix_imports("package main\nfunc g() float64 { return math.Pi }\n", true),
             "package main; import (\"math\")\nfunc g() float64 { return math.Pi }\n"
         );
         // Words in comments and literals are not uses (HumanEval-X's Go/158: "a list of strings.").
         assert_eq!(
             go_fix_imports(
-                "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
+                "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n",
+                true
             ),
             "package main\n// a list of strings.\nvar s = \"fmt.x\" + `sort.y`\n/* math. */\n"
         );
         // Aliases, blank imports and a one-line import kept when used; `xmath.` is not `math.`.
         assert_eq!(
             go_fix_imports(
-                "package main\nimport m \"math\"\nimport _ \"embed\"\nvar x = m.Pi + xmath.E\n"
+                "package main\nimport m \"math\"\nimport _ \"embed\"\nvar x = m.Pi + xmath.E\n",
+                true
             ),
             "package main\nimport (m \"math\"; _ \"embed\")\n\nvar x = m.Pi + xmath.E\n"
         );
@@ -788,11 +836,47 @@ mod tests {
         assert!(files[1].1.contains("assert := __wasmeval_assert_New(t)"));
         assert!(!files[1].1.contains("testify"));
         assert!(files[2].1.ends_with(
-            "func main() {\n\tTestAdd(new(__wasmeval_T))\n\t__wasmeval_end_of_tests()\n}\n"
+            "func main() {\n\t__wasmeval_run_test(\"TestAdd\", TestAdd)\n\t__wasmeval_end_of_tests()\n}\n"
         ));
         // A candidate's own marker lines split only its own code.
         let forged = format!("x\n//wasmeval:file wasmeval_main.go\ny{program}");
         assert_eq!(go_files(&forged)[2].1, files[2].1);
+    }
+
+    #[test]
+    fn a_multipl_e_candidate_is_put_in_package_main_and_keeps_its_own_imports() {
+        let candidate = "// doc\npackage add_test\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\nfunc add(x int) int {\n    return x + len(strings.Fields(\"a\"))\n}\n";
+        let driver = "package main\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\nfunc TestAdd(t *testing.T) {\n\tcandidate := add\n\t__wasmeval_case(0, func() interface{} { return candidate(1) })\n}\n";
+        let program = calls_program(Language::Go, candidate, driver);
+        let files = go_files(&program);
+        let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            names,
+            [
+                "main.go",
+                "test.go",
+                "wasmeval_main.go",
+                "wasmeval_calls.go"
+            ]
+        );
+        // Unused imports dropped on their lines; `strings` not added (MultiPL-E's one file would
+        // not compile either).
+        assert_eq!(
+            files[0].1,
+            "// doc\npackage main\n\n\n\n\n\n\nfunc add(x int) int {\n    return x + len(strings.Fields(\"a\"))\n}\n"
+        );
+        assert!(files[1].1.contains("func TestAdd(t *__wasmeval_T) {"));
+        assert!(!files[1].1.contains("\"testing\""));
+        assert!(!files[1].1.contains("\"fmt\""));
+        assert!(files[2].1.ends_with(
+            "func main() {\n\t__wasmeval_report(\"loaded\")\n\t__wasmeval_run_test(\"TestAdd\", TestAdd)\n\tif __wasmeval_failed {\n\t\tos.Exit(1)\n\t}\n\t__wasmeval_report(\"done\")\n}\n"
+        ));
+        assert!(files[3].1.contains("func __wasmeval_case("));
+        assert_eq!(go_in_package_main("package x_test\n"), "package main\n");
+        assert_eq!(
+            go_in_package_main("/* a */ package  p;"),
+            "/* a */ package  main;"
+        );
     }
 
     #[test]

@@ -54,9 +54,9 @@ impl LanguageRoute for Toolchains {
             let TestSuite::Calls { setup, cases, .. } = suite else {
                 continue;
             };
-            // Compiled calls run as a driver program (C++ and Rust); a suite of arguments has no
-            // program to call them with.
-            let driver = matches!(task.language, Language::Cpp | Language::Rust)
+            // Compiled calls run as a driver program (C++, Rust and Go); a suite of arguments
+            // has no program to call them with.
+            let driver = matches!(task.language, Language::Cpp | Language::Rust | Language::Go)
                 && !setup.trim().is_empty()
                 && cases.iter().all(|c| c.args.is_empty());
             if !driver {
@@ -65,8 +65,8 @@ impl LanguageRoute for Toolchains {
                     &Outcome::new(
                         Verdict::HarnessError,
                         format!(
-                            "calls suites of {} samples must be a driver program (C++ and Rust, \
-                             docs/formats.md), not arguments",
+                            "calls suites of {} samples must be a driver program (C++, Rust and \
+                             Go, docs/formats.md), not arguments",
                             task.language
                         ),
                     ),

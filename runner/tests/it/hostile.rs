@@ -146,6 +146,7 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ("rust", "calls_task.json", calls_corpus("rust", "rs")),
         ("go", "task.json", crate::go::io_corpus()),
         ("go", "assertion_task.json", assertion_corpus("go", "go")),
+        ("go", "calls_task.json", calls_corpus("go", "go")),
     ]
 }
 

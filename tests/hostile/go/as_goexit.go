@@ -1,5 +1,5 @@
 // expect: runtime_error
-// why: runtime.Goexit ends the calling goroutine (the test's) after running deferred calls, so the test never returns; Go then reports a deadlock (no goroutines left) and exits 2
+// why: runtime.Goexit ends the calling goroutine (the test's) after running deferred calls, so the test never returns; as in `go test`, a test ended so fails, and the program exits 1 without the end-of-tests line
 package main
 
 import "runtime"

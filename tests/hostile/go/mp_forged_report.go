@@ -1,0 +1,14 @@
+// expect: harness_error
+// why: reads the token and writes `passed` ends for every row itself, then exits 0; rows are host-judged calls, which cannot pass in the guest
+package main
+
+import "os"
+
+func add(x int, y int) int {
+	token := os.Args[1]
+	for _, line := range []string{"start 0", "end 0 passed null", "start 1", "end 1 passed null", "start 2", "end 2 passed null", "done"} {
+		os.Stdout.WriteString("\n" + token + " " + line + "\n")
+	}
+	os.Exit(0)
+	return 0
+}
