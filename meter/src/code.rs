@@ -193,7 +193,7 @@ impl Meter<'_> {
         if cost::flushes_before(op) {
             self.copy_to(start);
             self.flush();
-            if cost::saves_before(op) || function_end || self.enters_catch_target(op) {
+            if cost::saves_before(op) || function_end || self.leaves_for_a_saved_label(op) {
                 self.emit(&[
                     Instruction::LocalGet(self.local),
                     Instruction::GlobalSet(self.layout.fuel),
@@ -245,8 +245,14 @@ impl Meter<'_> {
             | Operator::Try { .. } => {
                 self.open(true, false);
             }
-            Operator::Else | Operator::Catch { .. } | Operator::CatchAll => {
+            Operator::Else => {
                 self.reachable = self.frames.last().is_none_or(|f| f.reachable);
+            }
+            Operator::Catch { .. } | Operator::CatchAll => {
+                // A legacy handler is entered from a throw, after which the global is current.
+                self.reachable = self.frames.last().is_none_or(|f| f.reachable);
+                self.copy_to(end);
+                self.reload();
             }
             Operator::End | Operator::Delegate { .. } => self.close(end),
             Operator::I32Const { value } => self.previous_const = Some(u64::from(*value as u32)),
@@ -277,8 +283,15 @@ impl Meter<'_> {
             | Operator::Try { .. } => {
                 self.open(false, false);
             }
-            Operator::Else | Operator::Catch { .. } | Operator::CatchAll => {
+            Operator::Else => {
                 self.reachable = self.frames.last().is_some_and(|f| f.reachable);
+            }
+            Operator::Catch { .. } | Operator::CatchAll => {
+                self.reachable = self.frames.last().is_some_and(|f| f.reachable);
+                if self.reachable {
+                    self.copy_to(end);
+                    self.reload();
+                }
             }
             Operator::End | Operator::Delegate { .. } => {
                 // A block whose start ran may be reached by a branch to its end.
@@ -343,15 +356,14 @@ impl Meter<'_> {
         }
     }
 
-    /// Whether `op` leaves for the label of a catch target (a branch to it, or the end of its
-    /// block or of its `if` arm), so that the cached fuel must be written back first.
-    fn enters_catch_target(&self, op: &Operator<'_>) -> bool {
-        let target = |depth: u32| {
-            self.frames
-                .len()
-                .checked_sub(depth as usize + 1)
-                .and_then(|i| self.frames.get(i))
-                .is_some_and(|f| f.catch_target)
+    /// Whether `op` leaves for a label where the global must be up to date: the function's own
+    /// (a branch there returns, and wasmtime saves on the way out) or a catch target's (a branch
+    /// to it, the end of its block or of its `if` arm, or an `if` without `else` skipping to
+    /// it), so that the cached fuel must be written back first.
+    fn leaves_for_a_saved_label(&self, op: &Operator<'_>) -> bool {
+        let target = |depth: u32| match self.frames.len().checked_sub(depth as usize + 1) {
+            None => true,
+            Some(i) => self.frames.get(i).is_some_and(|f| f.catch_target),
         };
         match op {
             Operator::Br { relative_depth }
@@ -367,7 +379,7 @@ impl Meter<'_> {
                 .frames
                 .last()
                 .is_some_and(|f| f.catch_target && !f.is_loop),
-            Operator::Loop { .. } => self
+            Operator::Loop { .. } | Operator::If { .. } => self
                 .catch_targets
                 .get(self.opened)
                 .copied()
@@ -453,5 +465,43 @@ impl Meter<'_> {
             Instruction::Unreachable,
             Instruction::End,
         ]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The catch targets of the only function in `wat`, by block ordinal.
+    fn targets_of(bytes: &[u8]) -> Vec<bool> {
+        for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+            if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+                return catch_targets(&body).unwrap();
+            }
+        }
+        panic!("no function")
+    }
+
+    #[test]
+    fn catch_labels_count_from_outside_the_try_table() {
+        // Blocks open in this order: $outer (0), $inner (1), the try_table (2), $after (3).
+        // Label 1 of the try_table's catch is $outer; label 0 of the second is the function.
+        let module = [
+            0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // header
+            0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type: [] -> []
+            0x03, 0x02, 0x01, 0x00, // function 0: type 0
+            0x0d, 0x03, 0x01, 0x00, 0x00, // tag 0: type 0
+            0x0a, 0x17, 0x01, 0x15, 0x00, // code: one body of 21 bytes, no locals
+            0x02, 0x40, // block $outer
+            0x02, 0x40, // block $inner
+            0x1f, 0x40, 0x01, 0x00, 0x00, 0x01, // try_table (catch 0 1)
+            0x0b, 0x0b, 0x0b, // end end end
+            0x1f, 0x40, 0x01, 0x02, 0x00, // try_table (catch_all 0): the function's label
+            0x0b, 0x0b, // end, end of the function
+        ];
+        wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+            .validate_all(&module)
+            .expect("valid");
+        assert_eq!(targets_of(&module), [true, false, false, false]);
     }
 }

@@ -3,14 +3,20 @@
 //! original module, and traps when wasmtime would run out.
 //!
 //! The contract with the host:
-//! - The output exports a mutable `i64` global [`FUEL_GLOBAL`], the fuel left. Set it to the
-//!   budget before a run (as `Store::set_fuel`), read it after: on a run that returns or exits,
-//!   `budget - global` is the fuel wasmtime reports as consumed for the original module.
+//! - The output exports a mutable `i64` global [`FUEL_GLOBAL`], the fuel left. It starts at
+//!   [`FUEL_AT_START`] (a start function runs on that); after instantiation the host sets it to
+//!   `budget - (FUEL_AT_START - global)`, runs, and reads it: `budget - max(global, 0)` is the fuel
+//!   wasmtime reports as consumed for the original module on the same run (wasmtime's figure
+//!   stops at the budget too when a run ends past it without a check on the way).
 //! - The module traps with `unreachable` where wasmtime would trap out of fuel (at a function
 //!   entry, a loop header or a large bulk operation, once the fuel left is zero or less), and
 //!   leaves the global negative. After a *trap*, a negative global means "out of fuel"; after a
-//!   return or an exit it means nothing (wasmtime too lets a run end past its budget when no
-//!   check comes).
+//!   return or an exit it means nothing.
+//! - Costs are wasmtime 48's (see `cost.rs`), counted where wasmtime counts them: buffered along
+//!   straight-line code and added at branches, block ends, calls, returns and throws, kept in a
+//!   local while the function runs and written to the global where wasmtime writes its counter
+//!   to the store, so even a trap leaves the global where wasmtime leaves its count (except in
+//!   functions with `try_table`, where branches to a catch's label also write it).
 //! - `memory.grow` (memory 0) calls the import [`GROW_MODULE`].[`GROW_FIELD`]`(delta_pages: i32)
 //!   -> i32`: the host grows the exported memory up to its limit and returns the old size in
 //!   pages, or -1 (and remembers the denial: the `memory_limit` verdict). A defined memory 0

@@ -145,3 +145,49 @@ fn a_python_program_costs_the_same_fuel_metered() {
     );
     eprintln!("Python program: {} fuel both ways", metered.fuel);
 }
+
+// Ignored: it compiles each module twice. Every module the runner compiled and cached (C, C++,
+// Rust and Go samples of earlier runs, `$WASMEVAL_HOME/compiled`), up to `METER_SAMPLE` of them
+// (default 40), run as commands without arguments or input: whatever each does, it does it for
+// the same fuel metered. Run with
+// `cargo test --release -p wasmeval-meter --test it cached -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn cached_compiled_guests_cost_the_same_fuel_metered() {
+    let Some(home) = python_home().and_then(|p| p.parent().map(|h| h.join("compiled"))) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&home) else {
+        eprintln!("skipped: no {}", home.display());
+        return;
+    };
+    let mut modules: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
+        .collect();
+    modules.sort();
+    let sample: usize = std::env::var("METER_SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let job = tempfile::tempdir().unwrap();
+    let mut endings = std::collections::BTreeMap::<String, usize>::new();
+    for path in modules.iter().take(sample) {
+        let wasm = std::fs::read(path).unwrap();
+        let entry = Entry::Command {
+            args: &["main"],
+            job: job.path(),
+        };
+        let (original, _) = both(&wasm, &entry, 500_000_000);
+        let ending = match original.end {
+            End::Trap(t) => format!("trap {t}"),
+            other => format!("{other:?}"),
+        };
+        *endings.entry(ending).or_default() += 1;
+    }
+    eprintln!(
+        "{} modules, the same fuel both ways; endings: {endings:?}",
+        sample.min(modules.len())
+    );
+}

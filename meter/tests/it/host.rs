@@ -105,18 +105,20 @@ impl HostWallClock for Ticks {
     }
 }
 
+/// A read-only folder: on the host, in the guest.
+type Preopen<'a> = (&'a std::path::Path, &'a str);
+
 fn store(engine: &Engine, entry: &Entry<'_>, memory_limit: u64) -> Store<State> {
     let stdout = wasmtime_wasi::p2::pipe::MemoryOutputPipe::new(1 << 20);
-    let (args, env, preopens): (&[&str], &[(&str, &str)], Vec<(&std::path::Path, &str)>) =
-        match entry {
-            Entry::Call(..) => (&[], &[], Vec::new()),
-            Entry::Command { args, job } => (args, &[], vec![(*job, "/job")]),
-            Entry::Reactor {
-                args,
-                env,
-                preopens,
-            } => (args, env, preopens.to_vec()),
-        };
+    let (args, env, preopens): (&[&str], &[(&str, &str)], Vec<Preopen<'_>>) = match entry {
+        Entry::Call(..) => (&[], &[], Vec::new()),
+        Entry::Command { args, job } => (args, &[], vec![(*job, "/job")]),
+        Entry::Reactor {
+            args,
+            env,
+            preopens,
+        } => (args, env, preopens.to_vec()),
+    };
     let wasi = match entry {
         Entry::Call(..) => None,
         _ => {

@@ -57,12 +57,20 @@ fn calls_and_recursion_cost_what_wasmtime_counts() {
     (if (i32.eqz (local.get $n)) (then (return (i32.const 7))))
     (nop) (drop (i32.const 1))
     (i32.const 8))
+  ;; A branch to the function's own label returns too.
+  (func $branch_out (param $n i32) (result i32)
+    (i32.const 5)
+    (br_if 0 (local.get $n))
+    (drop)
+    (br_table 0 0 (i32.const 6) (i32.const 1)))
   (func (export "run") (param $n i32) (result i32)
-    (i32.add (call $fib (local.get $n)) (call $early (local.get $n)))))
+    (i32.add (call $fib (local.get $n))
+      (i32.add (call $early (local.get $n)) (call $branch_out (local.get $n))))))
 "#,
     );
     let runs = fuel_of_runs(&module, &[0, 1, 15]);
-    assert_eq!(runs[2].0, End::Returned(vec![610 + 8]));
+    assert_eq!(runs[2].0, End::Returned(vec![610 + 8 + 5]));
+    assert_eq!(runs[0].0, End::Returned(vec![7 + 6]));
 }
 
 #[test]
@@ -257,4 +265,58 @@ fn out_of_fuel_comes_at_the_same_budgets_as_in_wasmtime() {
     }
     assert!(endings.contains(&End::OutOfFuel));
     assert!(endings.contains(&End::Returned(vec![1225])));
+}
+
+fn valid(bytes: &[u8]) {
+    let mut validator = wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all());
+    validator
+        .validate_all(bytes)
+        .expect("the metered module validates");
+}
+
+#[test]
+fn legacy_exceptions_and_dead_code_stay_valid() {
+    // wasmtime refuses legacy `try`; the pass meters it like `try_table` and keeps it valid.
+    // Dead code (after `br`, `unreachable`) keeps its calls and `memory.grow`, renumbered.
+    let module = wasm(
+        r#"
+(module
+  (memory 1)
+  (tag $e (param i32))
+  (func $f (param i32) (result i32) (local.get 0))
+  (func (export "run") (param $x i32) (result i32)
+    try (result i32)
+      local.get $x
+      call $f
+    catch $e
+    catch_all
+      i32.const 0
+    end
+    try
+      try
+        i32.const 1
+        throw $e
+      delegate 0
+    catch $e
+      drop
+    end
+    block $b (result i32)
+      i32.const 3
+      br $b
+      i32.const 1
+      memory.grow
+      drop
+      i32.const 2
+      call $f
+    end
+    i32.add
+    unreachable
+    memory.grow))
+"#,
+    );
+    valid(
+        &wasmeval_meter::instrument(&module)
+            .expect("instrument")
+            .bytes,
+    );
 }
