@@ -21,7 +21,7 @@ pub const CHUNK_SIZE: u64 = 128 << 10;
 
 /// The metering pass's output version, part of the cache key: bump it when wasmeval-meter's
 /// output changes, or sites keep modules metered the old way.
-const METERING: u32 = 1;
+const METERING: u32 = 2;
 
 /// The part of an installed guest's `runtime.json` a site needs.
 #[derive(Debug, Deserialize)]

@@ -7,8 +7,9 @@ mod tests {
 
     /// Folders whose files the code map must name, and the prefix a file's name in the map drops
     /// (a crate's files are named from its `src/`, the others from the repository's root).
-    const MAPPED: [(&str, &str); 18] = [
+    const MAPPED: [(&str, &str); 19] = [
         ("core/src", "core/src/"),
+        ("meter/src", "meter/src/"),
         ("virtual-wasi", ""),
         ("browser-sandbox", ""),
         ("core/examples", ""),
