@@ -49,6 +49,9 @@ pub enum Language {
     /// Go, compiled by the official toolchain for GOOS=wasip1 GOARCH=wasm.
     #[serde(alias = "Go", alias = "golang")]
     Go,
+    /// Lua 5.4, run by the reference interpreter compiled to WASI.
+    #[serde(alias = "Lua")]
+    Lua,
     /// Java: tasks can be read, filtered and reported, but no Java toolchain is reachable from the
     /// registries wasmeval installs from, so Java samples are not run.
     #[serde(alias = "Java")]
@@ -57,7 +60,7 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order reports list them.
-    pub const ALL: [Language; 8] = [
+    pub const ALL: [Language; 9] = [
         Language::Python,
         Language::C,
         Language::Cpp,
@@ -65,6 +68,7 @@ impl Language {
         Language::Javascript,
         Language::Typescript,
         Language::Go,
+        Language::Lua,
         Language::Java,
     ];
 
@@ -78,6 +82,7 @@ impl Language {
             Language::Javascript => "javascript",
             Language::Typescript => "typescript",
             Language::Go => "go",
+            Language::Lua => "lua",
             Language::Java => "java",
         }
     }
@@ -92,6 +97,7 @@ impl Language {
             Language::Javascript => "JavaScript",
             Language::Typescript => "TypeScript",
             Language::Go => "Go",
+            Language::Lua => "Lua",
             Language::Java => "Java",
         }
     }
@@ -106,6 +112,7 @@ impl Language {
             "javascript" | "js" => Language::Javascript,
             "typescript" | "ts" => Language::Typescript,
             "go" | "golang" => Language::Go,
+            "lua" => Language::Lua,
             "java" => Language::Java,
             _ => return None,
         })

@@ -2,6 +2,7 @@
 //! ([`crate::languages::evaluate`]) with the run's sandbox, limits and caches.
 
 use crate::languages::javascript::JsRuntime;
+use crate::languages::lua::LuaRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::languages::typescript::TypeScript;
 use crate::languages::{self, Context, LanguageRoute};
@@ -23,6 +24,7 @@ pub fn can_run(language: Language) -> bool {
             | Language::Javascript
             | Language::Typescript
             | Language::Go
+            | Language::Lua
     )
 }
 
@@ -37,6 +39,8 @@ pub struct Evaluator<'a> {
     /// TypeScript: the JavaScript guest behind a type stripper, when JavaScript is loaded (a clone
     /// of `javascript` sharing its compiled module, so that [`Evaluator::route`] can lend it).
     pub typescript: Option<TypeScript>,
+    /// The Lua guest, when the run has Lua samples.
+    pub lua: Option<LuaRuntime>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
     /// Where compiled modules' machine code is cached.
@@ -65,10 +69,12 @@ impl<'a> Evaluator<'a> {
         // Found first, loaded after: what is not in the cache yet is announced in one line.
         let python = PythonRuntime::find(sandbox, &runtime.runtime_dir(), &module_cache);
         let javascript = JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &module_cache);
+        let lua = LuaRuntime::find(sandbox, &runtime.lua_runtime_dir(), &module_cache);
         cache::announce(
             &[
                 python.as_ref().ok().and_then(|p| p.to_compile()),
                 javascript.as_ref().ok().and_then(|js| js.to_compile()),
+                lua.as_ref().ok().and_then(|lua| lua.to_compile()),
             ],
             &module_cache,
         );
@@ -89,6 +95,16 @@ impl<'a> Evaluator<'a> {
             }
             Err(error) => {
                 eprintln!("wasmeval: no JavaScript: {error:#}");
+                None
+            }
+        };
+        let lua = match lua.and_then(|lua| lua.load(sandbox, &module_cache)) {
+            Ok(lua) => {
+                languages.push(Language::Lua);
+                Some(lua)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no Lua: {error:#}");
                 None
             }
         };
@@ -119,6 +135,7 @@ impl<'a> Evaluator<'a> {
             python,
             typescript: javascript.clone().map(TypeScript::new),
             javascript,
+            lua,
             toolchains,
             module_cache,
             limits,
@@ -216,6 +233,7 @@ impl<'a> Evaluator<'a> {
             Language::Python => loaded(&self.python, "Python runtime"),
             Language::Javascript => loaded(&self.javascript, "JavaScript runtime"),
             Language::Typescript => loaded(&self.typescript, "JavaScript runtime"),
+            Language::Lua => loaded(&self.lua, "Lua runtime"),
             Language::Rust | Language::C | Language::Cpp | Language::Go => {
                 loaded(&self.toolchains, "compilers")
             }

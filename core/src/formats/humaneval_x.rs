@@ -278,8 +278,8 @@ impl Problem {
                 let entry = last_name_after(&self.declaration, "func ");
                 (self.prompt, self.test, entry)
             }
-            // HumanEval-X has no TypeScript; its language names never map to it.
-            Language::Java | Language::C | Language::Typescript => {
+            // HumanEval-X has no TypeScript or Lua; its language names never map to them.
+            Language::Java | Language::C | Language::Typescript | Language::Lua => {
                 let entry = None;
                 (self.prompt, self.test, entry)
             }

@@ -9,10 +9,10 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`). The languages wasmeval runs are `cpp`, `rs`,
-//! `js` and `py`; any other
-//! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
-//! `prompt_terminology` and `stop_tokens` are not used.
+//! JavaScript: `javascript_asserts::multipl_e_test`; Lua's `lu.assertEquals` tests stay one
+//! guest-judged case, run with our luaunit stand-in). The languages wasmeval runs are `cpp`, `rs`,
+//! `js`, `ts`, `py` and `lua`; any other `language` is an error naming it. Records carry no
+//! reference solution; `doctests`, `original`, `prompt_terminology` and `stop_tokens` are not used.
 //!
 //! Derivatives rename `tests` to `test` (Reflexion's `programming_runs/benchmarks`, which also
 //! give `entry_point`): read the same, `entry_point` taking precedence over the one found in the
@@ -62,9 +62,10 @@ impl Problem {
             "js" => Language::Javascript,
             "ts" => Language::Typescript,
             "py" => Language::Python,
+            "lua" => Language::Lua,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, py or lua)",
                     self.name
                 ))
             }
@@ -241,14 +242,32 @@ mod tests {
     #[test]
     fn unknown_language_is_an_error_at_its_line() {
         let fine = r#"{"name":"HumanEval_1_a","language":"py","prompt":"def a():\n","tests":"def check(candidate):\n    assert candidate() is None\n\ncheck(a)\n","stop_tokens":["\ndef"]}"#;
-        let lua = r#"{"name":"HumanEval_2_b","language":"lua","prompt":"local function b()\n","tests":"lu = require('luaunit')\n","stop_tokens":["\nlocal"]}"#;
-        let e = parse_tasks("m.jsonl", &format!("{fine}\n{lua}\n")).unwrap_err();
+        let php = r#"{"name":"HumanEval_2_b","language":"php","prompt":"<?php\nfunction b() {\n","tests":"function candidate(...$args) {\n","stop_tokens":["\nfunction"]}"#;
+        let e = parse_tasks("m.jsonl", &format!("{fine}\n{php}\n")).unwrap_err();
         assert_eq!(e.line, 2);
         assert_eq!(
             e.to_string(),
-            "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts or py)"
+            "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `php` (expected \
+             cpp, rs, js, ts, py or lua)"
         );
+    }
+
+    #[test]
+    fn lua_tests_are_one_guest_judged_case_with_their_luaunit_run() {
+        let tasks = parse_tasks(
+            "lua.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/lua.jsonl"),
+        )
+        .unwrap();
+        assert!(tasks.len() >= 10);
+        let task = &tasks[0];
+        assert_eq!(task.language, Language::Lua);
+        assert_eq!(task.id.0, "HumanEval_23_strlen");
+        assert_eq!(task.entry_point.as_deref(), Some("strlen"));
+        assert!(task.prompt.ends_with("local function strlen(text)\n"));
+        let code = case(task);
+        assert!(code.starts_with("lu = require('luaunit')\n"), "{code}");
+        assert!(code.ends_with("os.exit(lu.LuaUnit.run())\n"), "{code}");
     }
 
     #[test]

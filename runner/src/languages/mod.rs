@@ -7,11 +7,13 @@
 //!   alternative and `calls` case.
 //! - [`javascript`]: QuickJS-NG as an interpreter guest; one run per case.
 //! - [`typescript`]: the JavaScript guest behind oxc's type stripper, run on the host.
+//! - [`lua`]: Lua 5.4 as an interpreter guest; one run per case.
 //! - [`compiled`]: C, C++ and Rust, compiled (confined) into a module per assertion case and one
 //!   for the whole program.
 
 pub mod compiled;
 pub mod javascript;
+pub mod lua;
 pub mod python;
 pub mod typescript;
 

@@ -56,6 +56,7 @@ fn language(name: &str) -> Option<Language> {
         "c" => Some(Language::C),
         "rust" => Some(Language::Rust),
         "go" => Some(Language::Go),
+        "lua" => Some(Language::Lua),
         _ => None,
     }
 }

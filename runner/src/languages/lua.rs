@@ -1,0 +1,199 @@
+//! Lua samples: Lua 5.4 built as a WASI command (`guests/lua/main.c`, installed by
+//! `scripts/install-lua-runtime`) runs each program with the safe libraries only (no `debug`,
+//! no `package`, no `io.popen`/`os.execute`, text chunks only) and `require('luaunit')`, our
+//! stand-in `guests/lua/luaunit.lua`, written into every job folder.
+//!
+//! - An **assertion** case (MultiPL-E's `lu.assertEquals(..)` tests ending in
+//!   `os.exit(lu.LuaUnit.run())`) is one run of the candidate and the suite's setup and case code,
+//!   joined into one chunk as MultiPL-E joins them, the tests' globals in a table the candidate
+//!   cannot reach (its local's name is drawn per run). It passes only when the guest writes
+//!   `\n<token> ok\n` at the end, which its C code does after the tests' luaunit reported a run
+//!   with tests and no failure or error; failures alone are `assertion` (a `wrong_answer`), an
+//!   error a `runtime_error`. The token is 128 random bits in argv, which Lua never sees, so
+//!   exiting early (`os.exit(0)`, even from inside a test) or printing never passes.
+//! - **io** cases run the program with the case's stdin ([`super::run_io_suites`]).
+//! - `calls` and `alternatives` suites are not run for Lua: every case says so (a harness error).
+//!
+//! The guest reports in the JavaScript guest's `ok`/`assertion` lines, so judging is
+//! `wasmeval_core::judging::javascript::judge_assertion`.
+
+use super::{execute, fresh_token, Context, LanguageRoute, Program};
+use crate::sandbox::{cache, temp_folder, Entry, Folder, Invocation, Preopen, Sandbox};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use wasmeval_core::judging::javascript::judge_assertion;
+use wasmeval_core::judging::token::Token;
+use wasmeval_core::judging::{CaseLog, Execution, Outcome};
+use wasmeval_core::{Sample, Task, TestSuite, Verdict};
+use wasmtime::Module;
+
+/// The luaunit stand-in, written into every job folder.
+const LUAUNIT: &str = include_str!("../../../guests/lua/luaunit.lua");
+
+/// `runtime.json`, written by `scripts/install-lua-runtime`.
+#[derive(Debug, Deserialize)]
+struct Manifest {
+    /// The module file, relative to the runtime folder.
+    module: PathBuf,
+}
+
+/// The loaded Lua guest, compiled for the sandbox's engine (and cached).
+pub struct LuaRuntime {
+    module: Module,
+    sha256: String,
+}
+
+/// The Lua guest found in its folder, its machine code cached or still to compile.
+pub struct FoundLua(cache::Found<Manifest>);
+
+impl FoundLua {
+    /// The module's size in bytes when it has to be compiled first.
+    pub fn to_compile(&self) -> Option<u64> {
+        self.0.to_compile()
+    }
+
+    /// The runtime, its module compiled (once, then cached in `cache_dir`) when needed.
+    pub fn load(self, sandbox: &Sandbox, cache_dir: &Path) -> anyhow::Result<LuaRuntime> {
+        let installed = self.0.load(sandbox.engine(), cache_dir)?;
+        Ok(LuaRuntime {
+            module: installed.module,
+            sha256: installed.sha256,
+        })
+    }
+}
+
+impl LuaRuntime {
+    /// Finds the runtime in `dir` and looks its module up in the cache in `cache_dir`.
+    pub fn find(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<FoundLua> {
+        Ok(FoundLua(cache::find_installed(
+            sandbox.engine(),
+            dir,
+            cache_dir,
+            "Lua runtime (run scripts/setup or scripts/install-lua-runtime)",
+            |m: &Manifest| &m.module,
+        )?))
+    }
+
+    /// SHA-256 of the guest module, hex.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// A program of the guest with `args` (then `/job/program.lua`): the job folder read-only at
+    /// `/job`, a fresh `/tmp` per execution, no environment.
+    fn program(&self, args: &[&str], job: tempfile::TempDir) -> Program {
+        let invocation = Invocation {
+            args: ["lua", "--luaunit", "/job/luaunit.lua"]
+                .iter()
+                .chain(args)
+                .chain(&["/job/program.lua"])
+                .map(|a| a.to_string())
+                .collect(),
+            env: Vec::new(),
+            preopens: vec![Preopen {
+                host: job.path().to_owned(),
+                guest: "/job".into(),
+                writable: false,
+            }],
+            stdin: Vec::new(),
+        };
+        Program {
+            module: self.module.clone(),
+            entry: Entry::Command,
+            invocation,
+            scratch: true,
+            interpreter: Some("Lua"),
+            job: Some(job),
+        }
+    }
+
+    /// A job folder with luaunit, `program` as `program.lua` and, for an assertion case, `tests`
+    /// as `tests.lua`.
+    fn job(program: &str, tests: Option<&str>) -> anyhow::Result<tempfile::TempDir> {
+        let job = temp_folder(Folder::Job)?;
+        std::fs::write(job.path().join("luaunit.lua"), LUAUNIT)?;
+        std::fs::write(job.path().join("program.lua"), program)?;
+        if let Some(tests) = tests {
+            std::fs::write(job.path().join("tests.lua"), tests)?;
+        }
+        Ok(job)
+    }
+}
+
+/// The Lua name of the tests' scope in one run: drawn like a token, so the candidate's code, which
+/// cannot name it, cannot reach the scope (see `guests/lua/main.c`).
+fn fresh_scope() -> anyhow::Result<String> {
+    Ok(fresh_token()?.as_str().replace('-', "_"))
+}
+
+impl LanguageRoute for LuaRuntime {
+    fn run_case_suites(
+        &self,
+        cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> anyhow::Result<Option<String>> {
+        let candidate = task.with_prelude(sample.program(task));
+        let token = fresh_token()?;
+        for suite in &task.tests {
+            match suite {
+                TestSuite::Assertions { setup, cases } => {
+                    for case in cases {
+                        if let Some(skipped) = log.not_run(&case.name) {
+                            log.push(skipped);
+                            continue;
+                        }
+                        let tests = format!("{setup}\n{}\n", case.code);
+                        let scope = fresh_scope()?;
+                        let args = ["--token", token.as_str(), "--tests", "/job/tests.lua"];
+                        let program = self.program(
+                            &[&args[..], &["--scope", &scope]].concat(),
+                            Self::job(&candidate, Some(&tests))?,
+                        );
+                        let execution = execute(cx, &program, &[], Vec::new(), log)?;
+                        let outcome = judge_assertion(&execution, &token);
+                        record(log, &case.name, &execution, &token, outcome);
+                    }
+                }
+                // Run by the shared io route.
+                TestSuite::Io { .. } => {}
+                TestSuite::Calls { cases, .. } => log.fail_all(
+                    cases.iter().map(|case| case.name.as_str()),
+                    &Outcome::new(
+                        Verdict::HarnessError,
+                        "calls suites are not run for Lua samples yet",
+                    ),
+                ),
+                // MBUPP's alternatives are Python's.
+                TestSuite::Alternatives { sets, .. } => log.fail_all(
+                    sets.iter()
+                        .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
+                    &Outcome::new(
+                        Verdict::HarnessError,
+                        "alternatives suites are run for Python samples only",
+                    ),
+                ),
+            }
+        }
+        Ok(None)
+    }
+
+    fn whole_program(
+        &self,
+        _cx: &Context<'_>,
+        task: &Task,
+        sample: &Sample,
+    ) -> anyhow::Result<Result<Program, Outcome>> {
+        let job = Self::job(&task.with_prelude(sample.program(task)), None)?;
+        Ok(Ok(self.program(&[], job)))
+    }
+}
+
+/// Adds a judged case to `log`; the excerpts shown are the program's own output, without the
+/// token's lines.
+fn record(log: &mut CaseLog, name: &str, execution: &Execution, token: &Token, outcome: Outcome) {
+    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+    let own_output = token.scan(&stdout).own_output;
+    log.record(name, execution, &own_output, outcome);
+}
