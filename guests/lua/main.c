@@ -6,7 +6,7 @@
  * here: no `debug`, no `package` (our own `require` knows one module, `luaunit`, read from
  * --luaunit, guests/lua/luaunit.lua), no `dofile`/`loadfile`/`string.dump`, `load` reads text
  * only (a binary chunk can crash the VM), no `io.popen`, `os.execute`, `os.tmpname`; `os.getenv`
- * answers nil and `os.exit` is ours. Files are the WASI preopens' only: the job folder,
+ * answers nil, and `os.exit` and `os.clock` are ours. Files are the WASI preopens' only: the job folder,
  * read-only, and a fresh /tmp.
  *
  * With --tests (an assertion case, MultiPL-E's test code in FILE), PROGRAM and the tests run as
@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lauxlib.h"
 #include "lua.h"
@@ -75,6 +76,20 @@ static int lua_exit_program(lua_State *L) {
     }
     end_program(code);
     return 0;
+}
+
+/* When the program started, for os.clock. */
+static struct timespec started;
+
+/* os.clock(): seconds since the program started, on the guest's monotonic clock (lua-src's own
+ * os.clock raises "not supported on WASI": WASI has no process CPU-time clock). The host's clock
+ * is virtual, so a busy wait on it costs fuel, not time. */
+static int lua_clock(lua_State *L) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    lua_pushnumber(L, (lua_Number)(now.tv_sec - started.tv_sec) +
+                          (lua_Number)(now.tv_nsec - started.tv_nsec) / 1e9);
+    return 1;
 }
 
 /* os.getenv(name): the guest has no environment. */
@@ -189,6 +204,8 @@ static void open_libraries(lua_State *L) {
     lua_setfield(L, -2, "getenv");
     lua_pushcfunction(L, lua_exit_program);
     lua_setfield(L, -2, "exit");
+    lua_pushcfunction(L, lua_clock);
+    lua_setfield(L, -2, "clock");
     lua_pop(L, 2);
 }
 
@@ -342,6 +359,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     testing = job.tests != NULL;
+    clock_gettime(CLOCK_MONOTONIC, &started);
     lua_State *L = luaL_newstate();
     if (!L) {
         fputs("lua: cannot create a Lua state\n", stderr);

@@ -144,7 +144,12 @@ impl LanguageRoute for LuaRuntime {
                             log.push(skipped);
                             continue;
                         }
-                        let tests = format!("{setup}\n{}\n", case.code);
+                        // MultiPL-E's tests come alone: their lines then start right after the
+                        // program's, as MultiPL-E joins them.
+                        let tests = match setup.is_empty() {
+                            true => case.code.clone(),
+                            false => format!("{setup}\n{}", case.code),
+                        };
                         let scope = fresh_scope()?;
                         let args = ["--token", token.as_str(), "--tests", "/job/tests.lua"];
                         let program = self.program(

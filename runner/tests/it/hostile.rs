@@ -1,4 +1,4 @@
-//! The hostile corpora (tests/hostile/{python,rust,c,cpp,js,ts,go}): every program gets the verdict its
+//! The hostile corpora (tests/hostile/{python,rust,c,cpp,js,ts,go,lua}): every program gets the verdict its
 //! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
 //! `toolchain.rs`; here their run-time programs go through `wasmeval run`, against the io task
@@ -146,6 +146,7 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ("rust", "calls_task.json", calls_corpus("rust", "rs")),
         ("go", "task.json", crate::go::io_corpus()),
         ("go", "assertion_task.json", assertion_corpus("go", "go")),
+        ("lua", "task.json", run_time_corpus("lua", "lua")),
     ]
 }
 
@@ -164,12 +165,12 @@ fn no_python_program_passes_assertion_tests_by_forging_the_report_or_patching_th
     );
 }
 
-/// A corpus's header comments: `#` in Python, `//` in the others.
+/// A corpus's header comments: `#` in Python, `--` in Lua, `//` in the others.
 fn comment_of(ext: &str) -> &'static str {
-    if ext == "py" {
-        "#"
-    } else {
-        "//"
+    match ext {
+        "py" => "#",
+        "lua" => "--",
+        _ => "//",
     }
 }
 
