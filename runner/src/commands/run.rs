@@ -342,7 +342,9 @@ pub(crate) fn load_evaluator<'s>(
         ],
         &module_cache,
     );
-    let lua = lua.map(|lua| lua.load(sandbox, &module_cache)).transpose()?;
+    let lua = lua
+        .map(|lua| lua.load(sandbox, &module_cache))
+        .transpose()?;
     let python = python.map(|p| p.load(sandbox, &module_cache)).transpose()?;
     let javascript = javascript
         .map(|js| js.load(sandbox, &module_cache))

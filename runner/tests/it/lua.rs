@@ -50,7 +50,12 @@ fn failed_asserts_are_wrong_answers_naming_their_line_and_errors_runtime_errors(
         .collect();
     assert_eq!(
         verdicts,
-        ["wrong_answer", "runtime_error", "runtime_error", "wrong_answer"]
+        [
+            "wrong_answer",
+            "runtime_error",
+            "runtime_error",
+            "wrong_answer"
+        ]
     );
     // The prompt is six lines and the completion two, then MultiPL-E's line break, so the
     // tests' first assert (their line 5) is line 14 of the program.
@@ -65,7 +70,10 @@ fn failed_asserts_are_wrong_answers_naming_their_line_and_errors_runtime_errors(
         "{message}"
     );
     let message = results[2]["message"].as_str().unwrap();
-    assert!(message.starts_with("tests: lua: program.lua:8:"), "{message}");
+    assert!(
+        message.starts_with("tests: lua: program.lua:8:"),
+        "{message}"
+    );
 }
 
 #[test]
