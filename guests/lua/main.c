@@ -1,6 +1,7 @@
 /* wasmeval's Lua guest: Lua 5.4 as a WASI command that runs one program.
  *
  *     lua [--luaunit FILE] [--token TOKEN --tests FILE --scope NAME] PROGRAM
+ *     lua --calls FILE --token TOKEN --call NAME --args JSON PROGRAM
  *
  * The Lua state has the base, coroutine, table, string, math, utf8, io and os libraries, made safe
  * here: no `debug`, no `package` (our own `require` knows one module, `luaunit`, read from
@@ -17,6 +18,12 @@
  * globals; `require` and `os` are the pristine ones; `lu` and `test_*` live there. The luaunit
  * instance the tests require reports to this C code alone (`report`, passed to it at load), and
  * runs the `test*` functions of the tests' table only.
+ *
+ * With --call (a `calls` case), PROGRAM runs as one chunk ending in `return NAME` (so a `local
+ * function` is found as MultiPL-E's prompts declare it), then the function is called with the
+ * arguments JSON decodes to (guests/lua/calls.lua, loaded before the candidate and kept in this
+ * C code) and its first result is reported as `\n<token> value <json>\n`; the host compares it
+ * with the expected value, which never enters the guest.
  *
  * Ends: an error that no one catches prints `lua: <message>` on stderr and exits 1. With --tests,
  * when the program ends (returning, or by `os.exit`), the token's line is written last: `ok` when
@@ -269,13 +276,68 @@ static char *read_file(lua_State *L, const char *path, size_t *length) {
 }
 
 struct job {
-    const char *program, *tests, *scope;
+    const char *program, *tests, *scope, *calls, *call, *args;
 };
+
+/* Loads calls.lua and leaves its module at the top. */
+static void load_calls(lua_State *L, const char *path) {
+    if (luaL_loadfilex(L, path, "t") != LUA_OK) {
+        lua_error(L);
+    }
+    lua_call(L, 0, 1);
+}
+
+/* The `calls` case of the job (see the top): the program's value of `name`, called with the
+ * decoded arguments, its result encoded after the token. */
+static int run_call(lua_State *L, struct job *job) {
+    load_calls(L, job->calls);
+    int calls = lua_gettop(L);
+    luaL_Buffer source;
+    luaL_buffinit(L, &source);
+    size_t length;
+    read_file(L, job->program, &length);
+    luaL_addvalue(&source);
+    lua_pushfstring(L, "\nreturn %s\n", job->call);
+    luaL_addvalue(&source);
+    luaL_pushresult(&source);
+    const char *text = lua_tolstring(L, -1, &length);
+    if (luaL_loadbufferx(L, text, length, "=program.lua", "t") != LUA_OK) {
+        return lua_error(L);
+    }
+    lua_call(L, 0, 1);
+    if (!lua_isfunction(L, -1)) {
+        return luaL_error(L, "%s is not a function (a %s value)", job->call, luaL_typename(L, -1));
+    }
+    int function = lua_gettop(L);
+    lua_getfield(L, calls, "decode");
+    lua_pushstring(L, job->args);
+    lua_call(L, 1, 2);
+    lua_Integer count = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    int args = lua_gettop(L);
+    luaL_checkstack(L, (int)count + 4, "too many arguments");
+    lua_pushvalue(L, function);
+    for (lua_Integer i = 1; i <= count; i++) {
+        lua_geti(L, args, i);
+    }
+    lua_call(L, (int)count, 1);
+    int result = lua_gettop(L);
+    lua_getfield(L, calls, "encode");
+    lua_pushvalue(L, result);
+    lua_call(L, 1, 1);
+    const char *json = lua_tostring(L, -1);
+    fflush(stdout);
+    fprintf(stdout, "\n%s value %s\n", token, json ? json : "null");
+    return 0;
+}
 
 /* Runs the job, in protected mode (the state's first call). */
 static int run(lua_State *L) {
     struct job *job = lua_touserdata(L, 1);
     open_libraries(L);
+    if (job->call) {
+        return run_call(L, job);
+    }
     if (!job->tests) {
         if (luaL_loadfilex(L, job->program, "t") != LUA_OK) {
             return lua_error(L);
@@ -336,7 +398,8 @@ static int is_name(const char *text) {
 
 int main(int argc, char **argv) {
     static const char usage[] =
-        "usage: lua [--luaunit FILE] [--token TOKEN --tests FILE --scope NAME] PROGRAM\n";
+        "usage: lua [--luaunit FILE] [--token TOKEN --tests FILE --scope NAME] PROGRAM\n"
+        "       lua --calls FILE --token TOKEN --call NAME --args JSON PROGRAM\n";
     struct job job = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--luaunit") && i + 1 < argc) {
@@ -347,6 +410,12 @@ int main(int argc, char **argv) {
             job.tests = argv[++i];
         } else if (!strcmp(argv[i], "--scope") && i + 1 < argc) {
             job.scope = argv[++i];
+        } else if (!strcmp(argv[i], "--calls") && i + 1 < argc) {
+            job.calls = argv[++i];
+        } else if (!strcmp(argv[i], "--call") && i + 1 < argc) {
+            job.call = argv[++i];
+        } else if (!strcmp(argv[i], "--args") && i + 1 < argc) {
+            job.args = argv[++i];
         } else if (!job.program) {
             job.program = argv[i];
         } else {
@@ -354,7 +423,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (!job.program || (job.tests && (!token || !is_name(job.scope) || !luaunit_path))) {
+    if (!job.program || (job.tests && (!token || !is_name(job.scope) || !luaunit_path)) ||
+        (job.call && (job.tests || !token || !is_name(job.call) || !job.args || !job.calls))) {
         fputs(usage, stderr);
         return 2;
     }

@@ -9,8 +9,8 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`; Lua's `lu.assertEquals` tests stay one
-//! guest-judged case, run with our luaunit stand-in). The languages wasmeval runs are `cpp`, `rs`,
+//! JavaScript: `javascript_asserts::multipl_e_test`; Lua: `lua_asserts::multipl_e_test`, a test
+//! of other shapes run with our luaunit stand-in). The languages wasmeval runs are `cpp`, `rs`,
 //! `js`, `ts`, `py` and `lua`; any other `language` is an error naming it. Records carry no
 //! reference solution; `doctests`, `original`, `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -19,7 +19,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, javascript_asserts};
+use super::{compiled_asserts, javascript_asserts, lua_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -92,6 +92,16 @@ impl Problem {
                     .strip_prefix("declare var require: any;")
                     .unwrap_or(untyped);
                 javascript_asserts::multipl_e_test(untyped)
+                    .ok()
+                    .map(|(entry_point, cases)| TestSuite::Calls {
+                        setup: String::new(),
+                        entry_point,
+                        tolerance: 0.0,
+                        cases,
+                    })
+            }
+            Language::Lua => {
+                lua_asserts::multipl_e_test(&tests)
                     .ok()
                     .map(|(entry_point, cases)| TestSuite::Calls {
                         setup: String::new(),
@@ -253,7 +263,7 @@ mod tests {
     }
 
     #[test]
-    fn lua_tests_are_one_guest_judged_case_with_their_luaunit_run() {
+    fn lua_asserts_become_host_judged_calls_and_other_tests_one_luaunit_case() {
         let tasks = parse_tasks(
             "lua.jsonl",
             include_str!("../../../tests/fixtures/multipl-e/lua.jsonl"),
@@ -265,7 +275,13 @@ mod tests {
         assert_eq!(task.id.0, "HumanEval_23_strlen");
         assert_eq!(task.entry_point.as_deref(), Some("strlen"));
         assert!(task.prompt.ends_with("local function strlen(text)\n"));
-        let code = case(task);
+        let (_, cases) = calls(task);
+        assert_eq!(cases.len(), 3);
+        assert_eq!(cases[2].args, [serde_json::json!("asdasnakj")]);
+        assert_eq!(cases[2].expected, serde_json::json!(9));
+        // A test with a loop stays whole, for luaunit in the guest.
+        let looped = tasks.iter().find(|t| t.id.0 == "HumanEval_55_fib").unwrap();
+        let code = case(looped);
         assert!(code.starts_with("lu = require('luaunit')\n"), "{code}");
         assert!(code.ends_with("os.exit(lu.LuaUnit.run())\n"), "{code}");
     }

@@ -16,6 +16,8 @@ pub enum Truthiness {
     /// JavaScript's: `0`, `NaN`, `""`, `null` and `false` are false; every object (an empty
     /// array too) is true.
     JavaScript,
+    /// Lua's: only `nil` (null) and `false` are false; `0` and `""` are true.
+    Lua,
 }
 
 /// What one `calls` case requires of its returned value, kept on the host.
@@ -46,6 +48,7 @@ impl Expected {
             let truth = match self.truthiness {
                 Truthiness::Python => python_truthy(returned),
                 Truthiness::JavaScript => javascript_truthy(returned),
+                Truthiness::Lua => !matches!(returned, Value::Null | Value::Bool(false)),
             };
             if truth == wanted {
                 Outcome::passed()

@@ -11,17 +11,23 @@
 //!   with tests and no failure or error; failures alone are `assertion` (a `wrong_answer`), an
 //!   error a `runtime_error`. The token is 128 random bits in argv, which Lua never sees, so
 //!   exiting early (`os.exit(0)`, even from inside a test) or printing never passes.
+//! - A **calls** case (MultiPL-E's `lu.assertEquals(candidate(..), literal)` as the importer
+//!   converts them, `formats/lua_asserts.rs`) runs the program ending in `return <entry point>`,
+//!   then the guest calls it with the case's arguments and reports the returned value as plain
+//!   data after the token (`guests/lua/calls.lua`); the host compares it with the expected value,
+//!   which never enters the guest.
 //! - **io** cases run the program with the case's stdin ([`super::run_io_suites`]).
-//! - `calls` and `alternatives` suites are not run for Lua: every case says so (a harness error).
+//! - `alternatives` suites are Python's: every case says so (a harness error).
 //!
-//! The guest reports in the JavaScript guest's `ok`/`assertion` lines, so judging is
-//! `wasmeval_core::judging::javascript::judge_assertion`.
+//! The guest reports in the JavaScript guest's `ok`/`assertion`/`value` lines, so judging is
+//! `wasmeval_core::judging::javascript`'s.
 
 use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, temp_folder, Entry, Folder, Invocation, Preopen, Sandbox};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use wasmeval_core::judging::javascript::judge_assertion;
+use wasmeval_core::judging::calls::{Expected, Truthiness};
+use wasmeval_core::judging::javascript::{judge_assertion, judge_call};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Execution, Outcome};
 use wasmeval_core::{Sample, Task, TestSuite, Verdict};
@@ -29,6 +35,9 @@ use wasmtime::Module;
 
 /// The luaunit stand-in, written into every job folder.
 const LUAUNIT: &str = include_str!("../../../guests/lua/luaunit.lua");
+
+/// The plain-data form of `calls` values, written into every job folder.
+const CALLS: &str = include_str!("../../../guests/lua/calls.lua");
 
 /// `runtime.json`, written by `scripts/install-lua-runtime`.
 #[derive(Debug, Deserialize)]
@@ -112,6 +121,7 @@ impl LuaRuntime {
     fn job(program: &str, tests: Option<&str>) -> anyhow::Result<tempfile::TempDir> {
         let job = temp_folder(Folder::Job)?;
         std::fs::write(job.path().join("luaunit.lua"), LUAUNIT)?;
+        std::fs::write(job.path().join("calls.lua"), CALLS)?;
         std::fs::write(job.path().join("program.lua"), program)?;
         if let Some(tests) = tests {
             std::fs::write(job.path().join("tests.lua"), tests)?;
@@ -163,13 +173,49 @@ impl LanguageRoute for LuaRuntime {
                 }
                 // Run by the shared io route.
                 TestSuite::Io { .. } => {}
-                TestSuite::Calls { cases, .. } => log.fail_all(
-                    cases.iter().map(|case| case.name.as_str()),
-                    &Outcome::new(
-                        Verdict::HarnessError,
-                        "calls suites are not run for Lua samples yet",
-                    ),
-                ),
+                TestSuite::Calls {
+                    setup,
+                    entry_point,
+                    tolerance,
+                    cases,
+                } => {
+                    let source = match setup.is_empty() {
+                        true => candidate.clone(),
+                        false => format!("{candidate}\n{setup}"),
+                    };
+                    for case in cases {
+                        if let Some(skipped) = log.not_run(&case.name) {
+                            log.push(skipped);
+                            continue;
+                        }
+                        if !is_lua_name(entry_point) {
+                            log.push(
+                                Outcome::new(
+                                    Verdict::HarnessError,
+                                    format!("the entry point `{entry_point}` is not a Lua name"),
+                                )
+                                .into_case(case.name.as_str()),
+                            );
+                            continue;
+                        }
+                        let args = serde_json::to_string(&case.args)?;
+                        let call = [
+                            "--calls",
+                            "/job/calls.lua",
+                            "--token",
+                            token.as_str(),
+                            "--call",
+                            entry_point.as_str(),
+                            "--args",
+                            &args,
+                        ];
+                        let program = self.program(&call, Self::job(&source, None)?);
+                        let execution = execute(cx, &program, &[], Vec::new(), log)?;
+                        let expected = Expected::of(case, *tolerance, Truthiness::Lua);
+                        let outcome = judge_call(&execution, &token, &expected);
+                        record(log, &case.name, &execution, &token, outcome);
+                    }
+                }
                 // MBUPP's alternatives are Python's.
                 TestSuite::Alternatives { sets, .. } => log.fail_all(
                     sets.iter()
@@ -193,6 +239,20 @@ impl LanguageRoute for LuaRuntime {
         let job = Self::job(&task.with_prelude(sample.program(task)), None)?;
         Ok(Ok(self.program(&[], job)))
     }
+}
+
+/// Whether `name` is a Lua name that is not a keyword (what the guest's `--call` returns).
+fn is_lua_name(name: &str) -> bool {
+    const KEYWORDS: [&str; 22] = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+        "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+    ];
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
 }
 
 /// Adds a judged case to `log`; the excerpts shown are the program's own output, without the

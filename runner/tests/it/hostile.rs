@@ -147,6 +147,7 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ("go", "task.json", crate::go::io_corpus()),
         ("go", "assertion_task.json", assertion_corpus("go", "go")),
         ("lua", "task.json", run_time_corpus("lua", "lua")),
+        ("lua", "calls_task.json", calls_corpus("lua", "lua")),
     ]
 }
 
