@@ -348,18 +348,17 @@ pub fn multipl_e_test(test: &str) -> Result<(String, Vec<CallCase>), NotConverte
         at: 0,
     };
     let _ = p.name("local");
-    let prologue = p.name("lu")
-        && p.eat('=')
-        && p.name("require")
-        && (p.eat('(') || true)
-        && matches!(p.peek(), Some(Token::Str(s)) if s == "luaunit");
-    if !prologue {
-        return Err(not(
-            "a test that does not start with `lu = require('luaunit')`",
-        ));
+    // `require('luaunit')` or `require 'luaunit'`.
+    let named = p.name("lu") && p.eat('=') && p.name("require");
+    let parenthesised = named && p.eat('(');
+    let prologue = || not("a test that does not start with `lu = require('luaunit')`");
+    if !(named && matches!(p.peek(), Some(Token::Str(s)) if s == "luaunit")) {
+        return Err(prologue());
     }
     p.at += 1;
-    let _ = p.eat(')');
+    if parenthesised && !p.eat(')') {
+        return Err(prologue());
+    }
     let _ = p.eat(';');
     let shape = || not("a test that is not `function test_humaneval() local candidate = f ..`");
     if !(p.name("function") && matches!(p.peek(), Some(Token::Name(_)))) {
