@@ -349,15 +349,17 @@ static int run(lua_State *L) {
     lua_pushcclosure(L, lua_take_scope, 1);
     lua_setglobal(L, "__wasmeval_scope");
     /* One chunk, its lines the program's, a line break, then the tests' (as MultiPL-E joins them: the
-     * prefix and the scope's declaration share the lines of the program's and the tests' starts). */
+     * prefix and the scope's declaration share the lines of the program's and the tests' starts).
+     * The `;`s end the prefix's statements, so the program's first characters cannot extend them
+     * (`.x` after the call would make the scope another table). */
     luaL_Buffer source;
     luaL_buffinit(L, &source);
-    lua_pushfstring(L, "local %s = __wasmeval_scope() ", job->scope);
+    lua_pushfstring(L, "local %s = __wasmeval_scope(); ", job->scope);
     luaL_addvalue(&source);
     size_t length;
     read_file(L, job->program, &length);
     luaL_addvalue(&source);
-    lua_pushfstring(L, "\nlocal _ENV = %s ", job->scope);
+    lua_pushfstring(L, "\nlocal _ENV = %s; ", job->scope);
     luaL_addvalue(&source);
     read_file(L, job->tests, &length);
     luaL_addvalue(&source);
