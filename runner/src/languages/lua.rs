@@ -262,3 +262,26 @@ fn record(log: &mut CaseLog, name: &str, execution: &Execution, token: &Token, o
     let own_output = token.scan(&stdout).own_output;
     log.record(name, execution, &own_output, outcome);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_points_are_lua_names_that_are_not_keywords() {
+        assert!(is_lua_name("strlen"));
+        assert!(is_lua_name("_f2"));
+        assert!(!is_lua_name("2f"));
+        assert!(!is_lua_name("end"));
+        assert!(!is_lua_name("a.b"));
+        assert!(!is_lua_name("f()"));
+        assert!(!is_lua_name(""));
+    }
+
+    #[test]
+    fn a_scope_name_is_a_lua_name_drawn_per_run() {
+        let (a, b) = (fresh_scope().unwrap(), fresh_scope().unwrap());
+        assert!(is_lua_name(&a), "{a}");
+        assert_ne!(a, b);
+    }
+}

@@ -263,6 +263,7 @@ mod tests {
         assert_eq!(language("typescript"), Some(Language::Typescript));
         assert_eq!(language("cpp"), Some(Language::Cpp));
         assert_eq!(language("go"), Some(Language::Go));
+        assert_eq!(language("lua"), Some(Language::Lua));
         assert_eq!(language("go_test"), None);
     }
 }
