@@ -7,6 +7,7 @@
 pub mod agreement;
 pub mod code_metrics;
 pub mod compare;
+pub mod evaluation;
 pub mod facets;
 pub mod formats;
 pub mod generation;

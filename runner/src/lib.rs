@@ -18,6 +18,7 @@ pub mod languages;
 pub mod model_client;
 pub mod sandbox;
 pub mod server;
+pub mod site_guests;
 pub mod store;
 pub mod temp_space;
 pub mod toolchain;

@@ -2,7 +2,8 @@
 //! with no server: filters, scores, charts and drill-down.
 //!
 //! Layout: [`state`] is the reducer (host-tested), [`charts`] the chart geometry (host-tested),
-//! [`browser`] the few calls into the browser (fetch, files, downloads, URL), and
+//! [`browser`] the few calls into the browser (fetch, files, downloads, URL), [`sandbox_worker`]
+//! the browser sandbox's worker (code run with no server), and
 //! [`components`] one Yew component per file. Every number is computed by `wasmeval-core`.
 
 pub mod browser;
@@ -10,6 +11,7 @@ pub mod charts;
 pub mod components;
 pub mod highlight;
 pub mod review_session;
+pub mod sandbox_worker;
 pub mod state;
 
 pub use wasmeval_core as core;

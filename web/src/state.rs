@@ -202,6 +202,9 @@ pub enum Server {
     Probing,
     /// A static host: nothing can run code.
     Absent,
+    /// A static host whose site ships guests (`report --site DIR --with-runtimes`): code in these
+    /// languages runs in this browser (`sandbox_worker`).
+    Browser(Vec<Language>),
     /// A server whose API needs a token (`--token`), which the page does not have.
     Locked,
     /// A server answered.

@@ -1,6 +1,8 @@
 //! `xtask site`: builds wasmeval-web for the browser and lays out the folder a static host serves:
 //! `index.html`, `style.css`, `wasmeval_web.js` + `wasmeval_web_bg.wasm` (wasm-bindgen, target
-//! web), and `demo-bundle.json`. Everything comes from crates.io and the npm registry; nothing is
+//! web), `demo-bundle.json`, and `sandbox/`: the browser's sandbox (wasmeval-browser-sandbox,
+//! wasm-bindgen'ed the same way) with the worker script that loads it. The guests it runs are
+//! not part of the site build: `wasmeval report --site DIR --with-runtimes` adds them. Everything comes from crates.io and the npm registry; nothing is
 //! downloaded at build time.
 
 use crate::pins;
@@ -15,6 +17,8 @@ use std::time::Instant;
 
 /// The stem of the generated files: `wasmeval_web.js`, `wasmeval_web_bg.wasm`.
 const STEM: &str = "wasmeval_web";
+/// The stem of the browser sandbox's files, in `sandbox/`.
+const SANDBOX_STEM: &str = "wasmeval_browser_sandbox";
 
 /// The budget for the gzipped wasm.
 const GZIP_BUDGET: u64 = 1_500_000;
@@ -53,41 +57,50 @@ pub fn run(root: &Path, args: &SiteArgs) -> anyhow::Result<()> {
     let mut build = Command::new(&cargo);
     build
         .current_dir(root)
-        .args(["build", "-p", "wasmeval-web", "--lib"])
+        .args([
+            "build",
+            "-p",
+            "wasmeval-web",
+            "-p",
+            "wasmeval-browser-sandbox",
+            "--lib",
+        ])
         .args(["--target", "wasm32-unknown-unknown"]);
     if !args.debug {
         build.arg("--release");
     }
-    eprintln!("xtask: building wasmeval-web ({profile}) for wasm32-unknown-unknown");
+    eprintln!(
+        "xtask: building wasmeval-web and wasmeval-browser-sandbox ({profile}) for wasm32-unknown-unknown"
+    );
     let status = build.status().context("cannot start cargo")?;
     if !status.success() {
         bail!("cargo build of wasmeval-web failed ({status})");
     }
     let target_dir = target_dir(&cargo, root)?;
-    let input = target_dir
-        .join("wasm32-unknown-unknown")
-        .join(profile)
-        .join(format!("{STEM}.wasm"));
+    let built = target_dir.join("wasm32-unknown-unknown").join(profile);
     let staging = target_dir.join("site").join(profile);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
             .with_context(|| format!("cannot clear {}", staging.display()))?;
     }
     eprintln!("xtask: wasm-bindgen {version} (target web)");
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&input)
-        .out_name(STEM)
-        .web(true)?
-        .typescript(false)
-        // Like the wasm-bindgen CLI: `init()` fetches `wasmeval_web_bg.wasm` beside the JS (the
-        // library's default omits that path and would need it passed to `init`).
-        .omit_default_module_path(false)
-        .remove_name_section(!args.debug)
-        .remove_producers_section(!args.debug)
-        .keep_debug(args.debug)
-        .debug(args.debug)
-        .generate(&staging)
-        .with_context(|| format!("wasm-bindgen failed on {}", input.display()))?;
+    bindgen(
+        &built.join(format!("{STEM}.wasm")),
+        STEM,
+        &staging,
+        args.debug,
+    )?;
+    let sandbox = staging.join("sandbox");
+    bindgen(
+        &built.join(format!("{SANDBOX_STEM}.wasm")),
+        SANDBOX_STEM,
+        &sandbox,
+        args.debug,
+    )?;
+    copy(
+        &root.join("browser-sandbox/worker.js"),
+        &sandbox.join("worker.js"),
+    )?;
     let wasm = staging.join(format!("{STEM}_bg.wasm"));
     if !args.debug {
         optimize(root, &wasm)?;
@@ -113,6 +126,24 @@ pub fn run(root: &Path, args: &SiteArgs) -> anyhow::Result<()> {
         eprintln!("xtask: warning: the gzipped wasm is over the 1.5 MB budget");
     }
     Ok(())
+}
+
+/// Runs wasm-bindgen (target web) on `input`, writing `{stem}.js` and `{stem}_bg.wasm` into `out`.
+fn bindgen(input: &Path, stem: &str, out: &Path, debug: bool) -> anyhow::Result<()> {
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(input)
+        .out_name(stem)
+        .web(true)?
+        .typescript(false)
+        // Like the wasm-bindgen CLI: `init()` fetches `{stem}_bg.wasm` beside the JS (the
+        // library's default omits that path and would need it passed to `init`).
+        .omit_default_module_path(false)
+        .remove_name_section(!debug)
+        .remove_producers_section(!debug)
+        .keep_debug(debug)
+        .debug(debug)
+        .generate(out)
+        .with_context(|| format!("wasm-bindgen failed on {}", input.display()))
 }
 
 /// Cargo's target directory (honours CARGO_TARGET_DIR and .cargo/config).
@@ -187,9 +218,11 @@ fn publish(
     demo_bundle: Option<&Path>,
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let snippets = out.join("snippets");
-    if snippets.exists() {
-        std::fs::remove_dir_all(&snippets)?;
+    for generated in ["snippets", "sandbox"] {
+        let folder = out.join(generated);
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder)?;
+        }
     }
     copy_tree(staging, out)?;
     let index = root.join("web/index.html");

@@ -75,6 +75,12 @@ pub struct ReportArgs {
     /// [default: $WASMEVAL_SITE_ASSETS, else web/dist of this source tree].
     #[arg(long, value_name = "DIR", requires = "site")]
     pub site_assets: Option<PathBuf>,
+    /// Ship the Python and JavaScript guests with the site (metered for the browser, the Python
+    /// standard library in 128 kB chunks fetched only where imports read: about 30 MB
+    /// gzipped in all), so that its Playground and "Edit and run" run code in the browser
+    /// when no `wasmeval serve` answers. Without it a site carries results only.
+    #[arg(long, requires = "site")]
+    pub with_runtimes: bool,
 }
 
 /// Environment variable naming the built site's folder (see [`ReportArgs::site_assets`]).
@@ -231,6 +237,25 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         }
         if let (Some(dir), Some(assets)) = (&args.site, assets) {
             write_site(&assets, dir, &bundle, args.gzip)?;
+            if args.with_runtimes {
+                let home = crate::cli::wasmeval_home();
+                let written = crate::site_guests::write(
+                    &home.join("python"),
+                    &home.join("js"),
+                    dir,
+                    &home.join("metered"),
+                )?;
+                for (guest, module, files) in written.guests {
+                    eprintln!(
+                        "wasmeval: {guest} guest for the browser: {:.1} MB module, {:.1} MB of files in chunks",
+                        module as f64 / 1e6,
+                        files as f64 / 1e6
+                    );
+                }
+            } else {
+                // A results-only site: guests of an earlier build would be stale.
+                let _ = std::fs::remove_dir_all(dir.join("runtimes"));
+            }
             eprintln!(
                 "wasmeval: site written to {} (serve the folder over HTTP, e.g. `python3 -m http.server -d {}`)",
                 dir.display(),

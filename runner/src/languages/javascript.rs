@@ -1,35 +1,17 @@
-//! JavaScript samples: QuickJS-NG built as a WASI command (`guests/js/main.c`, installed by
-//! `scripts/install-js-runtime`) runs each program with the prelude (`guests/js/prelude.js`: node's
-//! `console`, `process`, `require('assert')`, stdin readers, virtual timers) and nothing of the
-//! host's: no `std`/`os` modules, no module loader, no file but the job's program and prelude.
-//!
-//! - An **assertion** case is its own program: the candidate, the suite's setup and the case's
-//!   code. It passes only when the guest writes `\n<token> ok\n` at the end, which its C code does
-//!   after the program, its promise jobs and its timers ran without an uncaught exception; the
-//!   token is 128 random bits passed in argv that JavaScript never sees (`process.argv` is fixed),
-//!   so exiting early or printing never passes. An uncaught `AssertionError` (the prelude's
-//!   `assert` module and `console.assert`) is a `wrong_answer`, any other uncaught exception
-//!   (a SyntaxError included, as for Python) a `runtime_error`.
-//! - A **calls** case runs the candidate, then the guest calls the entry point with the case's
-//!   arguments and reports the return value as plain data after the token; the host compares it
-//!   with the expected value, which never enters the guest.
-//! - **io** cases run the program with the case's stdin ([`super::run_io_suites`]).
-//!
-//! Judging is `wasmeval_core::judging::javascript`'s.
+//! JavaScript samples, as core plans them (`wasmeval_core::evaluation::javascript`: a run per
+//! case, judged by `wasmeval_core::judging::javascript`), run in the sandbox's QuickJS-NG guest
+//! (`guests/js/main.c`, installed by `scripts/install-js-runtime`).
 
-use super::{execute, fresh_token, Context, LanguageRoute, Program};
-use crate::sandbox::{cache, temp_folder, Entry, Folder, Invocation, Preopen, Sandbox};
+use super::{
+    job_folder, run_interpreted_case_suites, Context, InterpreterGuest, LanguageRoute, Program,
+};
+use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use wasmeval_core::judging::calls::{Expected, Truthiness};
-use wasmeval_core::judging::javascript::{is_identifier, judge_assertion, judge_call};
-use wasmeval_core::judging::token::Token;
-use wasmeval_core::judging::{CaseLog, Execution, Outcome};
-use wasmeval_core::{Sample, Task, TestSuite, Verdict};
+use wasmeval_core::evaluation::{javascript, Guest, Job};
+use wasmeval_core::judging::{CaseLog, Outcome};
+use wasmeval_core::{Sample, Task};
 use wasmtime::Module;
-
-/// The prelude, written into every job folder.
-const PRELUDE: &str = include_str!("../../../guests/js/prelude.js");
 
 /// `runtime.json`, written by `scripts/install-js-runtime`.
 #[derive(Debug, Deserialize)]
@@ -81,47 +63,33 @@ impl JsRuntime {
     pub fn sha256(&self) -> &str {
         &self.sha256
     }
+}
 
-    /// An invocation of the guest with `args` after the prelude: the job folder read-only at
+impl InterpreterGuest for JsRuntime {
+    /// The guest with the job's arguments (the prelude's first), its folder read-only at
     /// `/job`, no environment, no other folder.
-    fn invocation(&self, args: &[&str], job: &Path) -> Invocation {
-        Invocation {
-            args: ["js", "--prelude", "/job/prelude.js"]
-                .iter()
-                .chain(args)
-                .map(|a| a.to_string())
+    fn program(&self, job: &Job) -> anyhow::Result<Program> {
+        let folder = job_folder(job)?;
+        let invocation = Invocation {
+            args: std::iter::once("js".to_owned())
+                .chain(job.args.iter().cloned())
                 .collect(),
-            env: Vec::new(),
+            env: job.env.clone(),
             preopens: vec![Preopen {
-                host: job.to_owned(),
+                host: folder.path().to_owned(),
                 guest: "/job".into(),
                 writable: false,
             }],
-            stdin: Vec::new(),
-        }
-    }
-}
-
-impl JsRuntime {
-    /// A program of the guest with `args` after the prelude, the job folder holding the prelude
-    /// and `program.js`.
-    fn program(&self, args: &[&str], job: tempfile::TempDir) -> Program {
-        Program {
+            stdin: job.stdin.clone(),
+        };
+        Ok(Program {
             module: self.module.clone(),
             entry: Entry::Command,
-            invocation: self.invocation(args, job.path()),
-            scratch: false,
+            invocation,
+            scratch: job.scratch,
             interpreter: Some("JavaScript"),
-            job: Some(job),
-        }
-    }
-
-    /// A job folder with the prelude and `source` as `program.js`.
-    fn job(source: &str) -> anyhow::Result<tempfile::TempDir> {
-        let job = temp_folder(Folder::Job)?;
-        std::fs::write(job.path().join("prelude.js"), PRELUDE)?;
-        std::fs::write(job.path().join("program.js"), source)?;
-        Ok(job)
+            job: Some(folder),
+        })
     }
 }
 
@@ -133,77 +101,7 @@ impl LanguageRoute for JsRuntime {
         sample: &Sample,
         log: &mut CaseLog,
     ) -> anyhow::Result<Option<String>> {
-        let candidate = task.with_prelude(sample.program(task));
-        let token = fresh_token()?;
-        for suite in &task.tests {
-            match suite {
-                TestSuite::Assertions { setup, cases } => {
-                    for case in cases {
-                        if let Some(skipped) = log.not_run(&case.name) {
-                            log.push(skipped);
-                            continue;
-                        }
-                        let source = format!("{candidate}\n{setup}\n{}\n", case.code);
-                        let program = self.program(
-                            &["--token", token.as_str(), "/job/program.js"],
-                            Self::job(&source)?,
-                        );
-                        let execution = execute(cx, &program, &[], Vec::new(), log)?;
-                        let outcome = judge_assertion(&execution, &token);
-                        record(log, &case.name, &execution, &token, outcome);
-                    }
-                }
-                TestSuite::Calls {
-                    setup,
-                    entry_point,
-                    tolerance,
-                    cases,
-                } => {
-                    let source = format!("{candidate}\n{setup}\n");
-                    let program = self.program(&["--token", token.as_str()], Self::job(&source)?);
-                    for case in cases {
-                        if let Some(skipped) = log.not_run(&case.name) {
-                            log.push(skipped);
-                            continue;
-                        }
-                        if !is_identifier(entry_point) {
-                            log.push(
-                                Outcome::new(
-                                    Verdict::HarnessError,
-                                    format!("the entry point `{entry_point}` is not a JavaScript identifier"),
-                                )
-                                .into_case(case.name.as_str()),
-                            );
-                            continue;
-                        }
-                        let args = serde_json::to_string(&case.args)?;
-                        let call = [
-                            "--call",
-                            entry_point.as_str(),
-                            "--args",
-                            &args,
-                            "/job/program.js",
-                        ];
-                        let execution = execute(cx, &program, &call, Vec::new(), log)?;
-                        let expected = Expected::of(case, *tolerance, Truthiness::JavaScript);
-                        let outcome = judge_call(&execution, &token, &expected);
-                        record(log, &case.name, &execution, &token, outcome);
-                    }
-                }
-                // Run by the shared io route.
-                TestSuite::Io { .. } => {}
-                // MBUPP's alternatives are Python's.
-                TestSuite::Alternatives { sets, .. } => log.fail_all(
-                    sets.iter()
-                        .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
-                    &Outcome::new(
-                        Verdict::HarnessError,
-                        "alternatives suites are run for Python samples only",
-                    ),
-                ),
-            }
-        }
-        Ok(None)
+        run_interpreted_case_suites(self, Guest::JavaScript, &[], cx, task, sample, log)
     }
 
     fn whole_program(
@@ -212,15 +110,6 @@ impl LanguageRoute for JsRuntime {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        let job = Self::job(&task.with_prelude(sample.program(task)))?;
-        Ok(Ok(self.program(&["/job/program.js"], job)))
+        Ok(Ok(self.program(&javascript::whole_program(task, sample))?))
     }
-}
-
-/// Adds a judged case to `log`; the excerpts shown are the program's own output, without the
-/// token's lines.
-fn record(log: &mut CaseLog, name: &str, execution: &Execution, token: &Token, outcome: Outcome) {
-    let stdout = String::from_utf8_lossy(&execution.output.stdout);
-    let own_output = token.scan(&stdout).own_output;
-    log.record(name, execution, &own_output, outcome);
 }

@@ -23,10 +23,10 @@ use crate::sandbox::{
 };
 use crate::toolchain::CompileLimits;
 use std::path::Path;
-use wasmeval_core::judging::io::{case_name, judge_io_case};
+use wasmeval_core::evaluation::{self, Budget, Guest, Job, Run};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{JudgedBy, Sample, SampleResult, Task, TestSuite, Verdict};
+use wasmeval_core::{Sample, SampleResult, Task};
 use wasmtime::Module;
 
 /// What every route gets from the evaluator: the sandbox, the limits and the caches.
@@ -82,47 +82,59 @@ pub struct Program {
     pub job: Option<tempfile::TempDir>,
 }
 
-/// Evaluates `sample` of `task` by `route`: its case suites, then its `io` suites, into one result
-/// with the sample's static metrics. `Err` only when the host fails.
+/// Evaluates `sample` of `task` by `route` with core's drive (`wasmeval_core::evaluation::
+/// evaluate`: case suites, then `io` suites, into one result), adding the sample's static metrics.
+/// `Err` only when the host fails.
 pub fn evaluate(
     route: &dyn LanguageRoute,
     cx: &Context<'_>,
     task: &Task,
     sample: &Sample,
 ) -> anyhow::Result<SampleResult> {
-    let mut log = CaseLog::new();
-    let alternative = route.run_case_suites(cx, task, sample, &mut log)?;
-    if has_io_suites(task) {
-        match route.whole_program(cx, task, sample)? {
-            Ok(program) => run_io_suites(cx, &program, task, &mut log)?,
-            Err(outcome) => log.fail_all(io_case_names(task).iter().map(String::as_str), &outcome),
-        }
-    }
-    if log.cases().is_empty() && task.case_count() > 0 {
-        // A route that judged none of a task's cases must not let the sample pass by default.
-        log.fail_without_cases(Outcome::new(
-            Verdict::HarnessError,
-            format!("no case of this {} task was run", task.language),
-        ));
-    }
-    let base = SampleResult {
-        task_id: task.id.clone(),
-        ..SampleResult::for_sample(sample)
-    };
+    let result = evaluation::evaluate(&mut Driven { route, cx }, task, sample)?;
     let metrics = analysis::analyze_or_why(task.language, &sample.program(task));
-    let mut result = SampleResult {
-        alternative,
+    Ok(SampleResult {
         not_analysed: metrics.as_ref().err().copied(),
         code_metrics: metrics.ok(),
-        ..log.finish(base)
-    };
-    // Whether each verdict could have been forged by the candidate: results say so.
-    if let Some(judges) = JudgedBy::of_cases(task, &result) {
-        for (case, judge) in result.cases.iter_mut().zip(judges) {
-            case.judged_by = Some(judge);
-        }
+        ..result
+    })
+}
+
+/// A route with its context, as core's drive sees it.
+struct Driven<'a> {
+    route: &'a dyn LanguageRoute,
+    cx: &'a Context<'a>,
+}
+
+impl evaluation::Route for Driven<'_> {
+    type Program = Program;
+    type Error = anyhow::Error;
+
+    fn run_case_suites(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> anyhow::Result<Option<String>> {
+        self.route.run_case_suites(self.cx, task, sample, log)
     }
-    Ok(result)
+
+    fn whole_program(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+    ) -> anyhow::Result<Result<Program, Outcome>> {
+        self.route.whole_program(self.cx, task, sample)
+    }
+
+    fn run_whole_program(
+        &mut self,
+        program: &Program,
+        stdin: &[u8],
+        log: &CaseLog,
+    ) -> anyhow::Result<Execution> {
+        execute(self.cx, program, &[], stdin.to_vec(), log)
+    }
 }
 
 /// Runs `program` once with `stdin` and a fresh `/tmp`, within what is left of the sample's
@@ -134,12 +146,22 @@ pub fn execute(
     stdin: Vec<u8>,
     log: &CaseLog,
 ) -> anyhow::Result<Execution> {
+    execute_within(cx, program, extra_args, stdin, remaining(&cx.limits, log))
+}
+
+/// Runs `program` once with `stdin` and a fresh `/tmp` under `limits`.
+fn execute_within(
+    cx: &Context<'_>,
+    program: &Program,
+    extra_args: &[&str],
+    stdin: Vec<u8>,
+    limits: Limits,
+) -> anyhow::Result<Execution> {
     let (mut invocation, _scratch) = prepared(program)?;
     invocation
         .args
         .extend(extra_args.iter().map(|a| a.to_string()));
     invocation.stdin = stdin;
-    let limits = remaining(&cx.limits, log);
     let execution = cx
         .sandbox
         .run(&program.module, program.entry, &invocation, &limits)?;
@@ -194,24 +216,101 @@ pub fn execute_with_files(
 }
 
 /// Runs `judge` whose calls go to a partner instance of `partner` set up by `partner_setup` (see
-/// `Sandbox::run_judge`), each with a fresh `/tmp` of its own, within what is left of the
-/// sample's budget.
-pub fn execute_judge(
+/// `Sandbox::run_judge`), each with a fresh `/tmp` of its own, under `limits`.
+fn execute_judge(
     cx: &Context<'_>,
     judge: &Program,
     partner: &Program,
     partner_setup: &str,
-    log: &CaseLog,
+    limits: Limits,
 ) -> anyhow::Result<Execution> {
     let (judge_invocation, _judge_scratch) = prepared(judge)?;
     let (partner_invocation, _partner_scratch) = prepared(partner)?;
-    let limits = remaining(&cx.limits, log);
     let execution = cx.sandbox.run_judge(
         (&judge.module, judge.entry, &judge_invocation),
         (&partner.module, &partner_invocation, partner_setup),
         &limits,
     )?;
     started_within_memory(execution, judge, &limits)
+}
+
+/// An interpreter guest whose executions core plans (`wasmeval_core::evaluation::Job`).
+trait InterpreterGuest {
+    /// `job` as a program of this guest, its files written into a fresh job folder.
+    fn program(&self, job: &Job) -> anyhow::Result<Program>;
+}
+
+/// A job folder holding `job`'s files.
+fn job_folder(job: &Job) -> anyhow::Result<tempfile::TempDir> {
+    let folder = temp_folder(Folder::Job)?;
+    for file in &job.files {
+        std::fs::write(folder.path().join(&file.name), &file.bytes)?;
+    }
+    Ok(folder)
+}
+
+/// Runs core's jobs for an interpreter guest in the sandbox.
+struct Jobs<'a, G> {
+    cx: &'a Context<'a>,
+    guest: &'a G,
+}
+
+impl<G: InterpreterGuest> evaluation::Executor for Jobs<'_, G> {
+    type Error = anyhow::Error;
+
+    fn execute(&mut self, run: Run<'_>, budget: Budget) -> anyhow::Result<Execution> {
+        let limits = Limits {
+            fuel: budget.fuel,
+            timeout: budget.wall,
+            ..self.cx.limits
+        };
+        match run {
+            Run::Alone(job) => {
+                let program = self.guest.program(job)?;
+                execute_within(self.cx, &program, &[], job.stdin.clone(), limits)
+            }
+            Run::Judge {
+                judge,
+                partner,
+                setup,
+            } => {
+                let judge = self.guest.program(judge)?;
+                let partner = self.guest.program(partner)?;
+                execute_judge(self.cx, &judge, &partner, setup, limits)
+            }
+        }
+    }
+}
+
+/// Core's route of `guest` (`evaluation::Interpreted`), its jobs run in the sandbox: what the
+/// Python and JavaScript routes' [`LanguageRoute::run_case_suites`] are.
+fn run_interpreted_case_suites<G: InterpreterGuest>(
+    guest: &G,
+    kind: Guest,
+    harness_code: &[u8],
+    cx: &Context<'_>,
+    task: &Task,
+    sample: &Sample,
+    log: &mut CaseLog,
+) -> anyhow::Result<Option<String>> {
+    let token = fresh_token()?;
+    let mut jobs = Jobs { cx, guest };
+    let mut route = evaluation::Interpreted {
+        guest: kind,
+        executor: &mut jobs,
+        budget: budget_of(&cx.limits),
+        token: &token,
+        harness_code,
+    };
+    evaluation::Route::run_case_suites(&mut route, task, sample, log)
+}
+
+/// A sample's whole budget under `limits`.
+fn budget_of(limits: &Limits) -> Budget {
+    Budget {
+        fuel: limits.fuel,
+        wall: limits.timeout,
+    }
 }
 
 /// `program`'s invocation with a fresh, empty `/tmp` when it has one (removed when the returned
@@ -249,12 +348,12 @@ fn started_within_memory(
 }
 
 /// The limits of the next execution of a sample: its fuel and wall-clock budgets less what its
-/// earlier executions used (`--fuel` and `--timeout` are per sample, shared by its cases, as the
-/// Python harness's single run always had them).
+/// earlier executions used (core's `Budget::remaining`).
 fn remaining(limits: &Limits, log: &CaseLog) -> Limits {
+    let budget = budget_of(limits).remaining(log);
     Limits {
-        fuel: limits.fuel.saturating_sub(log.fuel_used()),
-        timeout: limits.timeout.saturating_sub(log.wall_used()),
+        fuel: budget.fuel,
+        timeout: budget.wall,
         ..*limits
     }
 }
@@ -265,56 +364,4 @@ pub fn fresh_token() -> anyhow::Result<Token> {
     getrandom::fill(&mut bytes)
         .map_err(|error| anyhow::anyhow!("cannot read the system's randomness: {error}"))?;
     Ok(Token::from_random_bytes(bytes))
-}
-
-/// Whether the task has `io` suites.
-pub fn has_io_suites(task: &Task) -> bool {
-    task.tests.iter().any(|s| matches!(s, TestSuite::Io { .. }))
-}
-
-/// The names of every `io` case of `task`, in order.
-fn io_case_names(task: &Task) -> Vec<String> {
-    task.tests
-        .iter()
-        .filter_map(|suite| match suite {
-            TestSuite::Io { group, cases, .. } => {
-                Some(cases.iter().map(move |case| case_name(group, &case.name)))
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
-/// Runs every `io` case of `task` with `program`: the whole program on the case's stdin, each in
-/// its own execution, judged by the suite's comparison.
-pub fn run_io_suites(
-    cx: &Context<'_>,
-    program: &Program,
-    task: &Task,
-    log: &mut CaseLog,
-) -> anyhow::Result<()> {
-    for suite in &task.tests {
-        let TestSuite::Io {
-            group,
-            compare,
-            tolerance,
-            cases,
-        } = suite
-        else {
-            continue;
-        };
-        for case in cases {
-            let name = case_name(group, &case.name);
-            if let Some(skipped) = log.not_run(&name) {
-                log.push(skipped);
-                continue;
-            }
-            let execution = execute(cx, program, &[], case.stdin.clone().into_bytes(), log)?;
-            let outcome = judge_io_case(&execution, case, *compare, *tolerance);
-            let stdout = String::from_utf8_lossy(&execution.output.stdout);
-            log.record(&name, &execution, &stdout, outcome);
-        }
-    }
-    Ok(())
 }

@@ -29,6 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 /// What an execution did, as plain data judged by `wasmeval_core::judging`.
 pub use wasmeval_core::judging::{Execution, Exit};
+use wasmeval_virtual_wasi::random::{seeded_bytes, SEED};
 use wasmtime::{
     Config, Engine, Instance, InstanceAllocationStrategy, Linker, Module, PoolingAllocationConfig,
     ResourceLimiter, Store, Trap,
@@ -427,7 +428,7 @@ impl Sandbox {
             .stderr(output.stderr())
             .wall_clock(clock.clone())
             .monotonic_clock(clock.clone())
-            .secure_random(wasmtime_wasi::Deterministic::new(seeded_bytes(0x5eed)))
+            .secure_random(wasmtime_wasi::Deterministic::new(seeded_bytes(SEED)))
             .insecure_random(wasmtime_wasi::Deterministic::new(seeded_bytes(0x1f5eed)))
             .insecure_random_seed(0x5eed)
             .allow_blocking_current_thread(true);
@@ -452,7 +453,7 @@ impl Sandbox {
                 clock,
                 // The bytes wasmtime-wasi's own generator gave (`secure_random` above, kept for
                 // preview 2 calls): the same programs see the same randomness as before.
-                random: RandomStream::new(seeded_bytes(0x5eed)),
+                random: RandomStream::new(seeded_bytes(SEED)),
                 door,
                 files: FileMeter::new(limits.disk, self.file_trampoline.clone()),
             },
@@ -568,20 +569,6 @@ pub(crate) fn classify(error: &wasmtime::Error, output: &CapturedOutput) -> anyh
         });
     }
     Ok(Exit::Trap(format!("{error:#}")))
-}
-
-/// A fixed pseudo-random byte stream (splitmix64) for the guest's "random" numbers.
-fn seeded_bytes(seed: u64) -> Vec<u8> {
-    let mut state = seed;
-    (0..512)
-        .flat_map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)).to_le_bytes()
-        })
-        .collect()
 }
 
 /// The two host folders a sample's execution may get, each fresh and removed when dropped.

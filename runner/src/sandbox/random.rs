@@ -8,39 +8,28 @@
 //! more than its budget runs out of fuel, deterministically.
 
 use std::sync::{Arc, Mutex};
+use wasmeval_virtual_wasi::random;
 use wasmtime::{Caller, Linker, Trap};
 
 /// WASI's "bad address" error number.
 const ERRNO_FAULT: i32 = 21;
 
-/// The random stream of one execution: a cycle of seeded bytes and the position in it.
+/// The random stream of one execution (`wasmeval_virtual_wasi::random`'s, as the browser's
+/// sandbox draws it), shared by the store's calls.
 #[derive(Debug, Clone)]
-pub struct RandomStream {
-    cycle: Arc<Vec<u8>>,
-    position: Arc<Mutex<usize>>,
-}
+pub struct RandomStream(Arc<Mutex<random::RandomStream>>);
 
 impl RandomStream {
     /// The stream that repeats `cycle` (not empty), from its start.
     pub fn new(cycle: Vec<u8>) -> RandomStream {
-        assert!(!cycle.is_empty(), "a random cycle has bytes");
-        RandomStream {
-            cycle: Arc::new(cycle),
-            position: Arc::new(Mutex::new(0)),
-        }
+        RandomStream(Arc::new(Mutex::new(random::RandomStream::with_cycle(
+            cycle,
+        ))))
     }
 
     /// Fills `out` with the next bytes of the stream.
     pub fn fill(&self, out: &mut [u8]) {
-        let mut position = self.position.lock().unwrap_or_else(|e| e.into_inner());
-        let mut written = 0;
-        while written < out.len() {
-            let available = &self.cycle[*position..];
-            let n = available.len().min(out.len() - written);
-            out[written..written + n].copy_from_slice(&available[..n]);
-            written += n;
-            *position = (*position + n) % self.cycle.len();
-        }
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).fill(out);
     }
 }
 

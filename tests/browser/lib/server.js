@@ -22,7 +22,7 @@ const TYPES = {
 /**
  * Starts serving `mounts` ({ '/': siteDir, '/fixtures/': dir, ... }, longest prefix wins) and
  * resolves once the server listens; the paths `throttle` accepts are sent slowly. Returns { url, requests, close }; `requests` lists the paths
- * asked for, with their status.
+ * asked for, with their status and the bytes sent.
  */
 export async function serve(mounts, { throttle = () => false } = {}) {
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
@@ -48,7 +48,7 @@ export async function serve(mounts, { throttle = () => false } = {}) {
         }
       }
     }
-    requests.push({ method: request.method, path: pathname, status });
+    requests.push({ method: request.method, path: pathname, status, bytes: status === 200 ? Buffer.byteLength(body) : 0 });
     const headers = { 'content-type': type, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) };
     response.writeHead(status, headers);
     if (request.method === 'HEAD') return response.end();

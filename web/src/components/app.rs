@@ -7,6 +7,7 @@ use super::{
     samples::Samples, Store,
 };
 use crate::browser;
+use crate::sandbox_worker;
 use crate::state::{Action, Health, Load, Place, Server, State, View};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -196,14 +197,31 @@ pub const HEALTH: &str = "api/v1/health";
 /// On start: ask whether a server can run code, then open `?bundle=URL` if given, else the site's
 /// own bundle if there is one (bundle.json, else bundle.json.gz), else the landing page.
 fn start(store: Store) {
+    sandbox_worker::remember_url_limits();
     {
         let store = store.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let server = match browser::fetch_text(HEALTH).await {
-                Ok(text) => {
-                    serde_json::from_str::<Health>(&text).map_or(Server::Absent, Server::Present)
+                Ok(text) => serde_json::from_str::<Health>(&text)
+                    .ok()
+                    .map(Server::Present),
+                Err(_) => None,
+            };
+            let server = match server {
+                Some(server) => server,
+                // No server: the site may ship guests for the browser's sandbox.
+                None => {
+                    let mut languages = Vec::new();
+                    for (language, manifest) in sandbox_worker::GUESTS {
+                        if browser::exists(manifest).await {
+                            languages.push(language);
+                        }
+                    }
+                    match languages.is_empty() {
+                        true => Server::Absent,
+                        false => Server::Browser(languages),
+                    }
                 }
-                Err(_) => Server::Absent,
             };
             store.dispatch(Action::Server(server));
         });

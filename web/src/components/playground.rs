@@ -1,6 +1,8 @@
 //! The playground: pick a task of the bundle (or a program with stdin), edit code and run it on
 //! the `wasmeval serve` that served the page, with the same sandbox, limits and verdicts as
-//! `wasmeval run`. On a static host, with no server to run code, it says what it needs instead.
+//! `wasmeval run`, or, on a static host whose site ships guests (`--with-runtimes`), a Python or
+//! JavaScript task's code in this browser (`sandbox_worker`); the view says which. On a static
+//! host without guests it says what it needs instead.
 //!
 //! A task's code goes to `POST api/v1/evaluate` with the bundle's task inline, so the cases run are
 //! the ones the page shows; a program with stdin goes to `POST run_code` (SandboxFusion's API).
@@ -9,7 +11,8 @@
 use super::sample_detail::result_view;
 use super::use_store;
 use crate::browser;
-use crate::state::{Action, Draft, Server};
+use crate::sandbox_worker;
+use crate::state::{Action, Draft, Health, Server};
 use serde::Deserialize;
 use wasmeval_core::{Language, SampleResult, Task};
 use yew::prelude::*;
@@ -19,8 +22,9 @@ use yew::prelude::*;
 enum Run {
     /// Nothing run yet.
     Idle,
-    /// Waiting for the server; aborting the controller cancels the request.
-    Running(web_sys::AbortController),
+    /// Waiting for the server (aborting the controller cancels the request) or, with no
+    /// controller, for the browser's sandbox (cancelling terminates its worker).
+    Running(Option<web_sys::AbortController>),
     /// A task's sample, judged.
     Judged(Box<SampleResult>),
     /// A program run on its stdin.
@@ -51,6 +55,15 @@ struct Execution {
     stderr: String,
 }
 
+/// What runs the code.
+#[derive(Clone, PartialEq)]
+enum Host {
+    /// The `wasmeval serve` that served the page.
+    Server(Health),
+    /// This browser's sandbox, for these languages.
+    Browser(Vec<Language>),
+}
+
 /// The playground view.
 #[function_component(Playground)]
 pub fn playground() -> Html {
@@ -59,11 +72,12 @@ pub fn playground() -> Html {
     let Some(data) = store.data.clone() else {
         return html! {};
     };
-    let health = match &store.server {
+    let host = match &store.server {
         Server::Probing => {
             return html! { <p class="hint" data-testid="playground-probing">{ "Looking for a wasmeval server…" }</p> }
         }
         Server::Absent => return explanation(),
+        Server::Browser(languages) => Host::Browser(languages.clone()),
         Server::Locked => {
             return html! {
                 <section class="playground" data-testid="playground-unavailable">
@@ -72,7 +86,7 @@ pub fn playground() -> Html {
                 </section>
             }
         }
-        Server::Present(health) => health.clone(),
+        Server::Present(health) => Host::Server(health.clone()),
     };
     let draft = store.draft.clone();
     let task = draft
@@ -136,12 +150,15 @@ pub fn playground() -> Html {
         })
     };
     let start = {
-        let (run, draft, task) = (run.clone(), draft.clone(), task.clone());
+        let (run, draft, task, host) = (run.clone(), draft.clone(), task.clone(), host.clone());
         Callback::from(move |()| {
             if matches!(*run, Run::Running(_)) {
                 return;
             }
-            start_run(run.clone(), &draft, task.as_ref());
+            match (&host, &task) {
+                (Host::Browser(_), Some(task)) => start_in_browser(run.clone(), &draft, task),
+                _ => start_run(run.clone(), &draft, task.as_ref()),
+            }
         })
     };
     let on_run = {
@@ -150,30 +167,71 @@ pub fn playground() -> Html {
     };
     let on_cancel = {
         let run = run.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Run::Running(controller) = &*run {
-                controller.abort();
+        Callback::from(move |_: MouseEvent| match &*run {
+            Run::Running(Some(controller)) => controller.abort(),
+            Run::Running(None) => {
+                sandbox_worker::terminate();
+                run.set(Run::Failed("Cancelled.".into()));
             }
+            _ => {}
         })
     };
     let running = matches!(*run, Run::Running(_));
-    let languages: Vec<Language> = health
-        .languages
-        .iter()
-        .filter_map(|name| Language::parse(name))
-        .collect();
-    let runnable = languages.contains(&draft.language);
+    let languages: Vec<Language> = match &host {
+        Host::Server(health) => health
+            .languages
+            .iter()
+            .filter_map(|name| Language::parse(name))
+            .collect(),
+        Host::Browser(languages) => languages.clone(),
+    };
+    let in_browser = matches!(host, Host::Browser(_));
+    // In the browser only a task's code runs (its cases judged as `run` judges them).
+    let runnable = languages.contains(&draft.language) && !(in_browser && task.is_none());
+    let (place, limits_hint) = match &host {
+        Host::Server(health) => (
+            "on the server",
+            format!(
+                "Runs on this wasmeval server (version {}) in its sandbox: at most {} fuel, {} MiB of memory, {} s.",
+                health.version,
+                group_digits(health.limits.fuel),
+                health.limits.memory >> 20,
+                health.limits.timeout_ms as f64 / 1000.0,
+            ),
+        ),
+        Host::Browser(_) => {
+            let limits = sandbox_worker::limits();
+            (
+                "in this browser",
+                format!(
+                    "wasmeval's sandbox, built for WebAssembly, runs it here: no server, and the code never leaves the page. At most {} fuel, {} MiB of memory, {} s, as `wasmeval run`. The first run of a language downloads its interpreter once.",
+                    group_digits(limits.fuel),
+                    limits.memory >> 20,
+                    limits.timeout_ms as f64 / 1000.0,
+                ),
+            )
+        }
+    };
+    let not_runnable = if in_browser && task.is_none() {
+        "A program with stdin runs on `wasmeval serve`; pick a task to run its code in this browser."
+            .to_owned()
+    } else if in_browser {
+        format!(
+            "{} needs `wasmeval serve`: this browser runs Python and JavaScript.",
+            draft.language.title()
+        )
+    } else {
+        format!(
+            "This server cannot run {}: it has no runtime for it.",
+            draft.language
+        )
+    };
     html! {
         <section class="playground" data-testid="playground" aria-busy={running.to_string()}>
             <h2>{ "Playground" }</h2>
             <p class="hint">
-                { format!(
-                    "Runs on this wasmeval server (version {}) in its sandbox: at most {} fuel, {} MiB of memory, {} s.",
-                    health.version,
-                    group_digits(health.limits.fuel),
-                    health.limits.memory >> 20,
-                    health.limits.timeout_ms as f64 / 1000.0,
-                ) }
+                <strong data-testid="playground-where">{ format!("Runs {place}.") }</strong>
+                { " " }{ limits_hint }
             </p>
             <div class="menus">
                 <label class="filter">
@@ -222,7 +280,7 @@ pub fn playground() -> Html {
                 } else if runnable {
                     <button data-testid="playground-run" onclick={on_run} title="Ctrl+Enter">{ "Run" }</button>
                 } else {
-                    <p class="error">{ format!("This server cannot run {}: it has no runtime for it.", draft.language) }</p>
+                    <p class="error" data-testid="playground-not-runnable">{ not_runnable }</p>
                 }
             </div>
             <div data-testid="playground-result" role="status" aria-live="polite">
@@ -277,7 +335,7 @@ fn start_run(run: UseStateHandle<Run>, draft: &Draft, task: Option<&Task>) {
         return;
     };
     let signal = controller.signal();
-    run.set(Run::Running(controller));
+    run.set(Run::Running(Some(controller)));
     let (url, body) = match task {
         Some(task) => (
             "api/v1/evaluate",
@@ -311,11 +369,29 @@ fn start_run(run: UseStateHandle<Run>, draft: &Draft, task: Option<&Task>) {
     });
 }
 
+/// Runs the draft, a whole program for `task`, in this browser's sandbox and records the result
+/// in `run`.
+fn start_in_browser(run: UseStateHandle<Run>, draft: &Draft, task: &Task) {
+    run.set(Run::Running(None));
+    let (task, code) = (task.clone(), draft.code.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let next = match sandbox_worker::evaluate(&task, &code, sandbox_worker::limits()).await {
+            Ok(answer) => Run::Judged(Box::new(answer.result)),
+            Err(message) => Run::Failed(message),
+        };
+        // A cancelled run's answer never comes (its worker is gone), so this is the live run's.
+        run.set(next);
+    });
+}
+
 /// The run's outcome.
 fn outcome(run: &Run, tests: &[(String, String)]) -> Html {
     match run {
         Run::Idle => html! {},
-        Run::Running(_) => html! { <p class="hint">{ "Running in the sandbox…" }</p> },
+        Run::Running(None) => {
+            html! { <p class="hint">{ "Running in this browser's sandbox… (the first run of a language loads its interpreter)" }</p> }
+        }
+        Run::Running(Some(_)) => html! { <p class="hint">{ "Running in the sandbox…" }</p> },
         Run::Failed(message) => {
             html! { <p class="error" data-testid="playground-error">{ message }</p> }
         }

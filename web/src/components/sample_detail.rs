@@ -32,9 +32,20 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Action::Sample(None)))
     };
-    // Only where a server can run it, and only the whole program (not a long one's start).
+    // Only where a server, or this browser's sandbox for the task's language, can run it, and
+    // only the whole program (not a long one's start).
+    let language = store
+        .data
+        .as_ref()
+        .and_then(|data| data.bundle.tasks.iter().find(|t| t.id == r.task_id))
+        .map(|t| t.language);
     let editable = match (&store.server, &r.code, &r.code_sha256) {
         (Server::Present(_), Some(code), None) => Some(code.clone()),
+        (Server::Browser(languages), Some(code), None)
+            if language.is_some_and(|l| languages.contains(&l)) =>
+        {
+            Some(code.clone())
+        }
         _ => None,
     };
     let edit = editable.map(|code| {

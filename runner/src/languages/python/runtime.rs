@@ -1,6 +1,7 @@
 //! The Python interpreter guest: a CPython build for wasm32-wasip1 installed by `scripts/setup`,
 //! described by the `runtime.json` beside it.
 
+use crate::languages::InterpreterGuest;
 use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -98,8 +99,8 @@ impl PythonRuntime {
     }
 
     /// An invocation of the interpreter with `args` after `argv[0]`: the runtime's read-only
-    /// folders, `job` read-only at `/job` (each execution adds its own `/tmp`), and a fixed environment
-    /// (no hash randomisation, no bytecode files).
+    /// folders and environment, and `job` read-only at `/job` (each execution adds its own `/tmp`;
+    /// a job's own environment, `wasmeval_core::evaluation::python::ENV`, comes after).
     pub(crate) fn invocation(&self, args: &[&str], job: &Path) -> Invocation {
         let mut preopens = self.preopens.clone();
         preopens.push(Preopen {
@@ -107,21 +108,11 @@ impl PythonRuntime {
             guest: "/job".into(),
             writable: false,
         });
-        let mut env = self.env.clone();
-        env.extend(
-            [
-                ("HOME", "/tmp"),
-                ("TMPDIR", "/tmp"),
-                ("PYTHONHASHSEED", "0"),
-                ("PYTHONDONTWRITEBYTECODE", "1"),
-            ]
-            .map(|(k, v)| (k.to_owned(), v.to_owned())),
-        );
         Invocation {
             args: std::iter::once(self.argv0.clone())
                 .chain(args.iter().map(|a| a.to_string()))
                 .collect(),
-            env,
+            env: self.env.clone(),
             preopens,
             stdin: Vec::new(),
         }
@@ -134,17 +125,9 @@ impl PythonRuntime {
 }
 
 /// Compiles the harness to bytecode in the interpreter itself, once per process, and returns it as
-/// `marshal` bytes. Why: CPython for wasm32 spends about 90 M fuel compiling the harness's source,
-/// more than starting the interpreter and running a short program together; loading the bytecode
-/// costs a fraction of that on every run.
+/// `marshal` bytes (core's `python::compile_job` says why).
 fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result<Vec<u8>> {
-    let job = crate::sandbox::temp_folder(crate::sandbox::Folder::Job)?;
-    std::fs::write(job.path().join("harness.py"), super::HARNESS)?;
-    let script = "import marshal, sys\n\
-                  source = open('/job/harness.py', encoding='utf-8').read()\n\
-                  sys.stdout.buffer.write(marshal.dumps(compile(source, 'harness.py', 'exec')))\n\
-                  sys.stdout.flush()\n";
-    let invocation = runtime.invocation(&["-c", script], job.path());
+    let program = runtime.program(&wasmeval_core::evaluation::python::compile_job())?;
     let limits = crate::sandbox::Limits {
         fuel: 5_000_000_000,
         memory: 512 << 20,
@@ -153,7 +136,8 @@ fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result
         disk: 0,
         fuel_from_time_limit: false,
     };
-    let execution = sandbox.run(&runtime.module, runtime.entry, &invocation, &limits)?;
+    let (invocation, _scratch) = super::super::prepared(&program)?;
+    let execution = sandbox.run(&program.module, program.entry, &invocation, &limits)?;
     match execution.exit {
         crate::sandbox::Exit::Code(0) if !execution.output.stdout.is_empty() => {
             Ok(execution.output.stdout)

