@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start-up and a CPU-bound loop per language: fuel and time in the sandbox, and the same loop run
-natively (the host's python3, node, gcc, g++, rustc, ruby and the installed Go toolchain), one
-program after the other.
+natively (the host's python3, node, gcc, g++, rustc, ruby, lua5.4 (Debian's, when installed) and
+the installed Go toolchain), one program after the other.
 
 Each language gets two whole programs, judged as `io` cases by `wasmeval run --jobs 1`:
 - trivial: prints 1;
@@ -17,6 +17,7 @@ target/, and the runtimes and compilers scripts/setup installs.
 
     python3 bench/startup.py --no-build
     python3 bench/startup.py --n 3000000
+    python3 bench/startup.py --no-build --languages lua
 """
 
 import argparse
@@ -50,10 +51,12 @@ PROGRAMS = {
            "package main\n\nimport \"fmt\"\n\nfunc main() {{\n\tvar s int64\n\tfor i := int64(0); i < {n}; i++ {{\n\t\ts = (s + i*i) % 1000003\n\t}}\n\tfmt.Println(s)\n}}\n"),
     "ruby": ("puts 1\n",
              "s = 0\ni = 0\nwhile i < {n}\n  s = (s + i * i) % 1000003\n  i += 1\nend\nputs s\n"),
+    "lua": ("print(1)\n",
+            "local s = 0\nfor i = 0, {n} - 1 do\n    s = (s + i * i) % 1000003\nend\nprint(s)\n"),
 }
 
 EXT = {"python": "py", "javascript": "js", "typescript": "ts", "c": "c", "cpp": "cpp", "rust": "rs", "go": "go",
-       "ruby": "rb"}
+       "ruby": "rb", "lua": "lua"}
 
 
 def expected(n):
@@ -63,10 +66,11 @@ def expected(n):
     return s
 
 
-def sandbox(binary, n, work):
+def sandbox(binary, n, work, languages):
     """Fuel and microseconds of each (language, program) in the sandbox, from the second run."""
     tasks, samples = [], []
-    for language, (trivial, loop) in PROGRAMS.items():
+    for language in languages:
+        trivial, loop = PROGRAMS[language]
         for kind, source, out in (("trivial", trivial, "1"), ("loop", loop, str(expected(n)))):
             task_id = f"{language}/{kind}"
             tasks.append({"id": task_id, "language": language, "prompt": "",
@@ -109,6 +113,8 @@ def native(language, source, work):
     elif language == "rust" and shutil.which("rustc"):
         subprocess.run(["rustc", "-O", "-o", exe, path], check=True, cwd=work)
         cmd = [exe]
+    elif language == "lua" and shutil.which("lua5.4"):
+        cmd = ["lua5.4", path]
     elif language == "go" and os.path.exists(GO):
         env = dict(os.environ, GOCACHE=os.path.join(work, "gocache"), GO111MODULE="off", GOTOOLCHAIN="local")
         subprocess.run([GO, "build", "-o", exe, path], check=True, env=env)
@@ -130,6 +136,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1_000_000, help="iterations of the loop")
     parser.add_argument("--no-build", action="store_true", help="use the existing release binary")
+    parser.add_argument("--languages", nargs="+", choices=list(PROGRAMS), default=list(PROGRAMS),
+                        help="the languages to measure (default: all)")
     args = parser.parse_args()
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "-p", "wasmeval"], cwd=ROOT, check=True)
@@ -137,11 +145,12 @@ def main():
     binary = os.path.join(target, "release", "wasmeval")
     print(f"load average at start: {os.getloadavg()[0]:.2f}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as work:
-        figures = sandbox(binary, args.n, work)
+        figures = sandbox(binary, args.n, work, args.languages)
         print(f"| language | trivial: fuel | trivial: ms | trivial: ms native | loop ({args.n:,}): fuel "
               f"| loop: ms | loop: ms native | loop without start-up, sandbox / native |")
         print("|---|---|---|---|---|---|---|---|")
-        for language, (trivial, loop) in PROGRAMS.items():
+        for language in args.languages:
+            trivial, loop = PROGRAMS[language]
             t_fuel, t_us = figures[f"{language}/trivial"]
             l_fuel, l_us = figures[f"{language}/loop"]
             timed = language != "typescript"

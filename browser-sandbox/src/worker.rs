@@ -42,7 +42,7 @@ pub async fn evaluate(request: String) -> Result<String, JsValue> {
     };
     let harness_code = match guest {
         Guest::Python => jobs.harness_code()?,
-        Guest::JavaScript => Vec::new(),
+        Guest::JavaScript | Guest::Lua => Vec::new(),
     };
     // The page's wall clock starts now: loading a guest is not the program's time.
     let started = js_sys::Object::new();

@@ -52,6 +52,9 @@ pub enum Language {
     /// Ruby, run by CRuby compiled to WASI (npm's `@ruby/3.4-wasm-wasi`).
     #[serde(alias = "Ruby", alias = "rb")]
     Ruby,
+    /// Lua 5.4, run by the reference interpreter compiled to WASI.
+    #[serde(alias = "Lua")]
+    Lua,
     /// Java: tasks can be read, filtered and reported, but no Java toolchain is reachable from the
     /// registries wasmeval installs from, so Java samples are not run.
     #[serde(alias = "Java")]
@@ -60,7 +63,7 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order reports list them.
-    pub const ALL: [Language; 9] = [
+    pub const ALL: [Language; 10] = [
         Language::Python,
         Language::C,
         Language::Cpp,
@@ -69,6 +72,7 @@ impl Language {
         Language::Typescript,
         Language::Go,
         Language::Ruby,
+        Language::Lua,
         Language::Java,
     ];
 
@@ -83,6 +87,7 @@ impl Language {
             Language::Typescript => "typescript",
             Language::Go => "go",
             Language::Ruby => "ruby",
+            Language::Lua => "lua",
             Language::Java => "java",
         }
     }
@@ -98,6 +103,7 @@ impl Language {
             Language::Typescript => "TypeScript",
             Language::Go => "Go",
             Language::Ruby => "Ruby",
+            Language::Lua => "Lua",
             Language::Java => "Java",
         }
     }
@@ -113,6 +119,7 @@ impl Language {
             "typescript" | "ts" => Language::Typescript,
             "go" | "golang" => Language::Go,
             "ruby" | "rb" => Language::Ruby,
+            "lua" => Language::Lua,
             "java" => Language::Java,
             _ => return None,
         })

@@ -309,6 +309,11 @@ impl RuntimeArgs {
         home_dir().join("ruby")
     }
 
+    /// The Lua guest's folder (built by `scripts/install-lua-runtime`): `$WASMEVAL_HOME/lua`.
+    pub fn lua_runtime_dir(&self) -> PathBuf {
+        home_dir().join("lua")
+    }
+
     /// The private folder for compiled modules.
     pub fn module_cache_dir(&self) -> PathBuf {
         home_dir().join("modules")

@@ -2,6 +2,7 @@
 //! ([`crate::languages::evaluate`]) with the run's sandbox, limits and caches.
 
 use crate::languages::javascript::JsRuntime;
+use crate::languages::lua::LuaRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::languages::ruby::RubyRuntime;
 use crate::languages::typescript::TypeScript;
@@ -25,6 +26,7 @@ pub fn can_run(language: Language) -> bool {
             | Language::Typescript
             | Language::Go
             | Language::Ruby
+            | Language::Lua
     )
 }
 
@@ -41,6 +43,8 @@ pub struct Evaluator<'a> {
     pub typescript: Option<TypeScript>,
     /// The Ruby guest, when the run has Ruby samples.
     pub ruby: Option<RubyRuntime>,
+    /// The Lua guest, when the run has Lua samples.
+    pub lua: Option<LuaRuntime>,
     /// The compilers, when the run has compiled samples.
     pub toolchains: Option<Toolchains>,
     /// Where compiled modules' machine code is cached.
@@ -70,11 +74,13 @@ impl<'a> Evaluator<'a> {
         let python = PythonRuntime::find(sandbox, &runtime.runtime_dir(), &module_cache);
         let javascript = JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &module_cache);
         let ruby = RubyRuntime::find(sandbox, &runtime.ruby_runtime_dir(), &module_cache);
+        let lua = LuaRuntime::find(sandbox, &runtime.lua_runtime_dir(), &module_cache);
         cache::announce(
             &[
                 python.as_ref().ok().and_then(|p| p.to_compile()),
                 javascript.as_ref().ok().and_then(|js| js.to_compile()),
                 ruby.as_ref().ok().and_then(|rb| rb.to_compile()),
+                lua.as_ref().ok().and_then(|lua| lua.to_compile()),
             ],
             &module_cache,
         );
@@ -108,6 +114,16 @@ impl<'a> Evaluator<'a> {
                 None
             }
         };
+        let lua = match lua.and_then(|lua| lua.load(sandbox, &module_cache)) {
+            Ok(lua) => {
+                languages.push(Language::Lua);
+                Some(lua)
+            }
+            Err(error) => {
+                eprintln!("wasmeval: no Lua: {error:#}");
+                None
+            }
+        };
         let toolchains = match Toolchains::detect_with_helper(
             &runtime.compiled_dir(),
             allow_unconfined_compilation,
@@ -136,6 +152,7 @@ impl<'a> Evaluator<'a> {
             typescript: javascript.clone().map(TypeScript::new),
             javascript,
             ruby,
+            lua,
             toolchains,
             module_cache,
             limits,
@@ -234,6 +251,7 @@ impl<'a> Evaluator<'a> {
             Language::Javascript => loaded(&self.javascript, "JavaScript runtime"),
             Language::Typescript => loaded(&self.typescript, "JavaScript runtime"),
             Language::Ruby => loaded(&self.ruby, "Ruby runtime"),
+            Language::Lua => loaded(&self.lua, "Lua runtime"),
             Language::Rust | Language::C | Language::Cpp | Language::Go => {
                 loaded(&self.toolchains, "compilers")
             }

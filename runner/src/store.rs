@@ -32,6 +32,9 @@ pub struct RunManifest {
     /// SHA-256 of the Ruby runtime module, when the tasks need it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruby_runtime_sha256: Option<String>,
+    /// SHA-256 of the Lua runtime module, when the tasks need it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lua_runtime_sha256: Option<String>,
     /// `rustc -vV`, when the run compiles Rust: a resumed run after a compiler upgrade is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rust_compiler: Option<String>,
@@ -75,6 +78,10 @@ impl RunManifest {
         check(
             self.ruby_runtime_sha256 == other.ruby_runtime_sha256,
             "Ruby runtime",
+        );
+        check(
+            self.lua_runtime_sha256 == other.lua_runtime_sha256,
+            "Lua runtime",
         );
         check(self.rust_compiler == other.rust_compiler, "Rust compiler");
         check(self.c_compiler == other.c_compiler, "C/C++ compiler");

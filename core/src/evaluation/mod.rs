@@ -9,7 +9,7 @@
 //!   run" rule, and which judge decided each case ([`JudgedBy`]).
 //! - [`Budget`]: a sample's fuel and wall-clock time, shared by its executions (each gets what the
 //!   earlier ones left).
-//! - The interpreter guests' jobs ([`python`], [`javascript`]): which files, arguments and stdin
+//! - The interpreter guests' jobs ([`python`], [`javascript`], [`lua`]): which files, arguments and stdin
 //!   each execution gets, and how its execution is judged. A front end only runs a [`Job`] through
 //!   its [`Executor`].
 //!
@@ -17,6 +17,7 @@
 //! implements [`Route`] for them itself; the drive around them is still this one.
 
 pub mod javascript;
+pub mod lua;
 pub mod python;
 
 use crate::judging::io::{case_name, judge_io_case};
@@ -53,6 +54,8 @@ pub enum Guest {
     Python,
     /// QuickJS-NG, entered as a command.
     JavaScript,
+    /// Lua 5.4, entered as a command.
+    Lua,
 }
 
 /// A file of a job folder (`/job`, read-only to the guest).
@@ -285,6 +288,13 @@ impl<E: Executor> Route for Interpreted<'_, E> {
                 &mut |run, log| self.executor.execute(run, self.budget.remaining(log)),
                 log,
             ),
+            Guest::Lua => lua::run_case_suites(
+                task,
+                sample,
+                self.token,
+                &mut |run, log| self.executor.execute(run, self.budget.remaining(log)),
+                log,
+            ),
         }
     }
 
@@ -296,6 +306,7 @@ impl<E: Executor> Route for Interpreted<'_, E> {
         Ok(Ok(match self.guest {
             Guest::Python => python::whole_program(task, sample),
             Guest::JavaScript => javascript::whole_program(task, sample),
+            Guest::Lua => lua::whole_program(task, sample),
         }))
     }
 

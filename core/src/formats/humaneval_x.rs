@@ -278,8 +278,12 @@ impl Problem {
                 let entry = last_name_after(&self.declaration, "func ");
                 (self.prompt, self.test, entry)
             }
-            // HumanEval-X has no TypeScript or Ruby; its language names never map to them.
-            Language::Java | Language::C | Language::Typescript | Language::Ruby => {
+            // HumanEval-X has no TypeScript, Ruby or Lua; its language names never map to them.
+            Language::Java
+            | Language::C
+            | Language::Typescript
+            | Language::Ruby
+            | Language::Lua => {
                 let entry = None;
                 (self.prompt, self.test, entry)
             }

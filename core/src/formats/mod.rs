@@ -12,6 +12,7 @@ pub mod humaneval;
 pub mod humaneval_x;
 pub mod javascript_asserts;
 pub mod jsonl;
+pub mod lua_asserts;
 pub mod mbpp;
 pub mod multipl_e;
 pub mod psb2;

@@ -9,11 +9,12 @@
 //! `candidate + "\n" + case`, so a task gets **one assertion case named `tests`** whose code is
 //! `tests` unchanged, unless its asserts have the shapes the converters read: then they are
 //! host-judged `calls` cases (C++ and Rust: `compiled_asserts`, the tests kept as the driver;
-//! JavaScript: `javascript_asserts::multipl_e_test`; Ruby: `ruby_asserts::multipl_e_test`; Go:
+//! JavaScript: `javascript_asserts::multipl_e_test`; Ruby: `ruby_asserts::multipl_e_test`; Lua:
+//! `lua_asserts::multipl_e_test`, a test of other shapes run with our luaunit stand-in; Go:
 //! `go_asserts::multipl_e_calls`, its rows compared as their `fmt.Sprintf("%v")` strings, as
 //! MultiPL-E compares them). A Go test of another shape is one assertion case whose setup imports
 //! what MultiPL-E's prompts import for the tests (`testing`, `fmt`). The languages wasmeval runs
-//! are `cpp`, `rs`, `js`, `ts`, `go`, `rb` and `py`; any other
+//! are `cpp`, `rs`, `js`, `ts`, `go`, `rb`, `lua` and `py`; any other
 //! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
@@ -22,7 +23,7 @@
 //! tests. Reflexion's `humaneval-py.jsonl` lost the first letter of every test (`ef
 //! check(candidate):`): a Python test starting so gets its `d` back.
 
-use super::{compiled_asserts, go_asserts, javascript_asserts, ruby_asserts};
+use super::{compiled_asserts, go_asserts, javascript_asserts, lua_asserts, ruby_asserts};
 use crate::task::{AssertionCase, Language, Task, TaskId, TestSuite};
 use serde::Deserialize;
 
@@ -67,9 +68,10 @@ impl Problem {
             "py" => Language::Python,
             "go" => Language::Go,
             "rb" => Language::Ruby,
+            "lua" => Language::Lua,
             other => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go, rb or py)",
+                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go, rb, lua or py)",
                     self.name
                 ))
             }
@@ -114,6 +116,16 @@ impl Problem {
                     tolerance: 0.0,
                     cases,
                 })
+            }
+            Language::Lua => {
+                lua_asserts::multipl_e_test(&tests)
+                    .ok()
+                    .map(|(entry_point, cases)| TestSuite::Calls {
+                        setup: String::new(),
+                        entry_point,
+                        tolerance: 0.0,
+                        cases,
+                    })
             }
             _ => None,
         };
@@ -263,14 +275,38 @@ mod tests {
     #[test]
     fn unknown_language_is_an_error_at_its_line() {
         let fine = r#"{"name":"HumanEval_1_a","language":"py","prompt":"def a():\n","tests":"def check(candidate):\n    assert candidate() is None\n\ncheck(a)\n","stop_tokens":["\ndef"]}"#;
-        let lua = r#"{"name":"HumanEval_2_b","language":"lua","prompt":"local function b()\n","tests":"lu = require('luaunit')\n","stop_tokens":["\nlocal"]}"#;
-        let e = parse_tasks("m.jsonl", &format!("{fine}\n{lua}\n")).unwrap_err();
+        let php = r#"{"name":"HumanEval_2_b","language":"php","prompt":"<?php\nfunction b() {\n","tests":"function candidate(...$args) {\n","stop_tokens":["\nfunction"]}"#;
+        let e = parse_tasks("m.jsonl", &format!("{fine}\n{php}\n")).unwrap_err();
         assert_eq!(e.line, 2);
         assert_eq!(
             e.to_string(),
-            "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `lua` (expected \
-             cpp, rs, js, ts, go, rb or py)"
+            "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `php` (expected \
+             cpp, rs, js, ts, go, rb, lua or py)"
         );
+    }
+
+    #[test]
+    fn lua_asserts_become_host_judged_calls_and_other_tests_one_luaunit_case() {
+        let tasks = parse_tasks(
+            "lua.jsonl",
+            include_str!("../../../tests/fixtures/multipl-e/lua.jsonl"),
+        )
+        .unwrap();
+        assert!(tasks.len() >= 10);
+        let task = &tasks[0];
+        assert_eq!(task.language, Language::Lua);
+        assert_eq!(task.id.0, "HumanEval_23_strlen");
+        assert_eq!(task.entry_point.as_deref(), Some("strlen"));
+        assert!(task.prompt.ends_with("local function strlen(text)\n"));
+        let (_, cases) = calls(task);
+        assert_eq!(cases.len(), 3);
+        assert_eq!(cases[2].args, [serde_json::json!("asdasnakj")]);
+        assert_eq!(cases[2].expected, serde_json::json!(9));
+        // A test with a loop stays whole, for luaunit in the guest.
+        let looped = tasks.iter().find(|t| t.id.0 == "HumanEval_55_fib").unwrap();
+        let code = case(looped);
+        assert!(code.starts_with("lu = require('luaunit')\n"), "{code}");
+        assert!(code.ends_with("os.exit(lu.LuaUnit.run())\n"), "{code}");
     }
 
     #[test]

@@ -107,6 +107,7 @@ fn tag_names(tag: &str, language: Language) -> bool {
         Language::Rust => &["rust", "rs"],
         Language::Go => &["go", "golang"],
         Language::Ruby => &["ruby", "rb"],
+        Language::Lua => &["lua"],
         Language::Java => &["java"],
     };
     aliases.contains(&word.as_str())
@@ -186,6 +187,7 @@ fn defines_function(code: &str, name: &str, language: Language) -> bool {
         Language::Rust => vec![format!("fn {name}(")],
         Language::Go => vec![format!("func {name}(")],
         Language::Ruby => vec![format!("def {name}(")],
+        Language::Lua => vec![format!("function {name}("), format!("{name} = function")],
         Language::C | Language::Cpp | Language::Java => vec![format!(" {name}(")],
     };
     patterns.iter().any(|p| code.contains(p.as_str()))

@@ -18,6 +18,8 @@ pub enum Truthiness {
     JavaScript,
     /// Ruby's: only `nil` and `false` are false.
     Ruby,
+    /// Lua's: only `nil` (null) and `false` are false; `0` and `""` are true.
+    Lua,
 }
 
 /// What one `calls` case requires of its returned value, kept on the host.
@@ -48,7 +50,9 @@ impl Expected {
             let truth = match self.truthiness {
                 Truthiness::Python => python_truthy(returned),
                 Truthiness::JavaScript => javascript_truthy(returned),
-                Truthiness::Ruby => !matches!(returned, Value::Null | Value::Bool(false)),
+                Truthiness::Ruby | Truthiness::Lua => {
+                    !matches!(returned, Value::Null | Value::Bool(false))
+                }
             };
             if truth == wanted {
                 Outcome::passed()

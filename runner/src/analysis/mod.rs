@@ -128,8 +128,11 @@ pub fn analyze_or_why(language: Language, source: &str) -> Result<CodeMetrics, N
         Language::Cpp => &c::CPP,
         Language::Javascript => &javascript::JAVASCRIPT,
         Language::Typescript => &javascript::TYPESCRIPT,
-        // No grammar in the workspace for these (tree-sitter-go and tree-sitter-ruby not added yet).
-        Language::Java | Language::Go | Language::Ruby => return Err(NotAnalysed::Language),
+        // No grammar in the workspace for these (tree-sitter-go and tree-sitter-ruby not added yet;
+        // no tree-sitter grammar for Lua either).
+        Language::Java | Language::Go | Language::Ruby | Language::Lua => {
+            return Err(NotAnalysed::Language)
+        }
     };
     let tree = parse(language, grammar, source).ok_or(NotAnalysed::SyntaxErrors)?;
     let root = tree.root_node();

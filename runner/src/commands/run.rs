@@ -8,6 +8,7 @@ use crate::evaluator::{can_run, Evaluator};
 use crate::input;
 use crate::input::SampleLine;
 use crate::languages::javascript::JsRuntime;
+use crate::languages::lua::LuaRuntime;
 use crate::languages::python::PythonRuntime;
 use crate::languages::ruby::RubyRuntime;
 use crate::languages::typescript::TypeScript;
@@ -117,6 +118,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
             .as_ref()
             .map(|js| js.sha256().to_owned()),
         ruby_runtime_sha256: evaluator.ruby.as_ref().map(|rb| rb.sha256().to_owned()),
+        lua_runtime_sha256: evaluator.lua.as_ref().map(|lua| lua.sha256().to_owned()),
         rust_compiler: evaluator
             .toolchains
             .as_ref()
@@ -334,15 +336,27 @@ pub(crate) fn load_evaluator<'s>(
         )?),
         false => None,
     };
+    let lua = match needs(Language::Lua) {
+        true => Some(LuaRuntime::find(
+            sandbox,
+            &runtime.lua_runtime_dir(),
+            &module_cache,
+        )?),
+        false => None,
+    };
     cache::announce(
         &[
             python.as_ref().and_then(|p| p.to_compile()),
             javascript.as_ref().and_then(|js| js.to_compile()),
             ruby.as_ref().and_then(|rb| rb.to_compile()),
+            lua.as_ref().and_then(|lua| lua.to_compile()),
         ],
         &module_cache,
     );
     let ruby = ruby.map(|rb| rb.load(sandbox, &module_cache)).transpose()?;
+    let lua = lua
+        .map(|lua| lua.load(sandbox, &module_cache))
+        .transpose()?;
     let python = python.map(|p| p.load(sandbox, &module_cache)).transpose()?;
     let javascript = javascript
         .map(|js| js.load(sandbox, &module_cache))
@@ -361,6 +375,7 @@ pub(crate) fn load_evaluator<'s>(
         typescript: javascript.clone().map(TypeScript::new),
         javascript,
         ruby,
+        lua,
         toolchains,
         module_cache,
         limits,

@@ -9,11 +9,13 @@
 //! - [`typescript`]: the JavaScript guest behind oxc's type stripper, run on the host.
 //! - [`ruby`]: CRuby as an interpreter guest driven through its exports; one run judges every
 //!   assertion and `calls` case.
+//! - [`lua`]: Lua 5.4 as an interpreter guest; one run per case.
 //! - [`compiled`]: C, C++ and Rust, compiled (confined) into a module per assertion case and one
 //!   for the whole program.
 
 pub mod compiled;
 pub mod javascript;
+pub mod lua;
 pub mod python;
 pub mod ruby;
 pub mod typescript;

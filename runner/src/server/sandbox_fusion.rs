@@ -57,6 +57,7 @@ fn language(name: &str) -> Option<Language> {
         "rust" => Some(Language::Rust),
         "go" => Some(Language::Go),
         "ruby" => Some(Language::Ruby),
+        "lua" => Some(Language::Lua),
         _ => None,
     }
 }
@@ -264,6 +265,7 @@ mod tests {
         assert_eq!(language("cpp"), Some(Language::Cpp));
         assert_eq!(language("go"), Some(Language::Go));
         assert_eq!(language("ruby"), Some(Language::Ruby));
+        assert_eq!(language("lua"), Some(Language::Lua));
         assert_eq!(language("go_test"), None);
     }
 }

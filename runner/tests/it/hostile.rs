@@ -1,4 +1,4 @@
-//! The hostile corpora (tests/hostile/{python,rust,c,cpp,js,ts,go,ruby}): every program gets the verdict its
+//! The hostile corpora (tests/hostile/{python,rust,c,cpp,js,ts,go,ruby,lua}): every program gets the verdict its
 //! header expects, prints nothing of the host's, and leaves the host's files alone. The compiled
 //! languages' compile-time programs (`ct_*`) are checked with small compile limits in
 //! `toolchain.rs`; here their run-time programs go through `wasmeval run`, against the io task
@@ -149,6 +149,8 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ("go", "calls_task.json", calls_corpus("go", "go")),
         ("ruby", "task.json", run_time_corpus("ruby", "rb")),
         ("ruby", "calls_task.json", calls_corpus("ruby", "rb")),
+        ("lua", "task.json", run_time_corpus("lua", "lua")),
+        ("lua", "calls_task.json", calls_corpus("lua", "lua")),
     ]
 }
 
@@ -167,12 +169,12 @@ fn no_python_program_passes_assertion_tests_by_forging_the_report_or_patching_th
     );
 }
 
-/// A corpus's header comments: `#` in Python and Ruby, `//` in the others.
+/// A corpus's header comments: `#` in Python and Ruby, `--` in Lua, `//` in the others.
 fn comment_of(ext: &str) -> &'static str {
-    if ext == "py" || ext == "rb" {
-        "#"
-    } else {
-        "//"
+    match ext {
+        "py" | "rb" => "#",
+        "lua" => "--",
+        _ => "//",
     }
 }
 

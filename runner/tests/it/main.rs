@@ -15,6 +15,7 @@ mod go;
 mod hostile;
 mod io;
 mod javascript;
+mod lua;
 mod psb2;
 mod report;
 mod resume;

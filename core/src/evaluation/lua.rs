@@ -1,0 +1,250 @@
+//! Lua samples: Lua 5.4 built as a WASI command (`guests/lua/main.c`, installed by
+//! `scripts/install-lua-runtime`) runs each program with the safe libraries only (no `debug`,
+//! no `package`, no `io.popen`/`os.execute`, text chunks only), `require('luaunit')` our stand-in
+//! `guests/lua/luaunit.lua` and `guests/lua/calls.lua`, both written into every job folder.
+//!
+//! - An **assertion** case (MultiPL-E's `lu.assertEquals(..)` tests ending in
+//!   `os.exit(lu.LuaUnit.run())`, when the importer could not convert them) is one run of the
+//!   candidate and the suite's setup and case code, joined into one chunk as MultiPL-E joins
+//!   them, the tests' globals in a table the candidate cannot reach (its local's name,
+//!   [`scope_name`], is secret). It passes only when the guest writes `\n<token> ok\n` at the end,
+//!   which its C code does after the tests' luaunit reported a run with tests and no failure or
+//!   error; failures alone are `assertion` (a `wrong_answer`), an error a `runtime_error`. The
+//!   token is in argv, which Lua never sees, so exiting early (`os.exit(0)`, even from inside a
+//!   test) or printing never passes.
+//! - A **calls** case (MultiPL-E's `lu.assertEquals(candidate(..), literal)` as
+//!   `formats/lua_asserts.rs` converts them) runs the program ending in `return <entry point>`,
+//!   then the guest calls it with the case's arguments and reports the returned value as plain
+//!   data after the token; the host compares it with the expected value, which never enters the
+//!   guest.
+//! - **io** cases run the whole program with the case's stdin.
+//! - `alternatives` suites are Python's: every case says so (a harness error).
+//!
+//! The guest reports in the JavaScript guest's `ok`/`assertion`/`value` lines, so judging is
+//! [`crate::judging::javascript`]'s.
+
+use super::{Guest, Job, JobFile, Run, RunWithin};
+use crate::judging::calls::{Expected, Truthiness};
+use crate::judging::javascript::{judge_assertion, judge_call};
+use crate::judging::token::Token;
+use crate::judging::{CaseLog, Execution, Outcome};
+use crate::results::Verdict;
+use crate::sample::Sample;
+use crate::task::{Task, TestSuite};
+use std::hash::Hasher;
+
+/// The luaunit stand-in, written into every job folder.
+pub const LUAUNIT: &str = include_str!("../../../guests/lua/luaunit.lua");
+
+/// The plain-data form of `calls` values, written into every job folder.
+pub const CALLS: &str = include_str!("../../../guests/lua/calls.lua");
+
+/// A job running `program` as `/job/program.lua` (with `tests` as `/job/tests.lua` for an
+/// assertion case) with `args` before the program; every job gets a fresh `/tmp`.
+fn job(program: &str, tests: Option<&str>, args: &[&str]) -> Job {
+    let mut files = vec![
+        JobFile::new("luaunit.lua", LUAUNIT),
+        JobFile::new("calls.lua", CALLS),
+        JobFile::new("program.lua", program),
+    ];
+    if let Some(tests) = tests {
+        files.push(JobFile::new("tests.lua", tests));
+    }
+    Job {
+        guest: Guest::Lua,
+        args: ["--luaunit", "/job/luaunit.lua"]
+            .iter()
+            .chain(args)
+            .chain(&["/job/program.lua"])
+            .map(|a| a.to_string())
+            .collect(),
+        env: Vec::new(),
+        files,
+        scratch: true,
+        stdin: Vec::new(),
+    }
+}
+
+/// The Lua name of the tests' scope in the runs of the sample reporting with `token`: drawn from
+/// the token (a 128-bit secret of the front end's), mixed so that the name does not spell it.
+/// Lua never sees the name: a local's name is reachable only through the `debug` library, which
+/// the guest does not have, and no error message names this local.
+pub fn scope_name(token: &Token) -> String {
+    let half = |label: u64| {
+        let mut hasher = rustc_hash::FxHasher::default();
+        hasher.write_u64(label);
+        hasher.write(token.as_str().as_bytes());
+        hasher.write_u64(label);
+        hasher.finish()
+    };
+    format!("wasmeval_{:016x}{:016x}", half(1), half(2))
+}
+
+/// Whether `name` is a Lua name that is not a keyword (what the guest's `--call` returns).
+pub fn is_lua_name(name: &str) -> bool {
+    const KEYWORDS: [&str; 22] = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
+        "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+    ];
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&name)
+}
+
+/// Runs and judges `task`'s assertion and `calls` suites for `sample` into `log`, one execution
+/// per case, through `run`.
+pub fn run_case_suites<E>(
+    task: &Task,
+    sample: &Sample,
+    token: &Token,
+    run: &mut RunWithin<'_, E>,
+    log: &mut CaseLog,
+) -> Result<Option<String>, E> {
+    let candidate = task.with_prelude(sample.program(task));
+    let scope = scope_name(token);
+    for suite in &task.tests {
+        match suite {
+            TestSuite::Assertions { setup, cases } => {
+                for case in cases {
+                    if let Some(skipped) = log.not_run(&case.name) {
+                        log.push(skipped);
+                        continue;
+                    }
+                    // MultiPL-E's tests come alone: their lines then start right after the
+                    // program's, as MultiPL-E joins them.
+                    let tests = match setup.is_empty() {
+                        true => case.code.clone(),
+                        false => format!("{setup}\n{}", case.code),
+                    };
+                    let args = [
+                        "--token",
+                        token.as_str(),
+                        "--tests",
+                        "/job/tests.lua",
+                        "--scope",
+                        &scope,
+                    ];
+                    let program = job(&candidate, Some(&tests), &args);
+                    let execution = run(Run::Alone(&program), log)?;
+                    let outcome = judge_assertion(&execution, token);
+                    record(log, &case.name, &execution, token, outcome);
+                }
+            }
+            TestSuite::Calls {
+                setup,
+                entry_point,
+                tolerance,
+                cases,
+            } => {
+                let source = match setup.is_empty() {
+                    true => candidate.clone(),
+                    false => format!("{candidate}\n{setup}"),
+                };
+                for case in cases {
+                    if let Some(skipped) = log.not_run(&case.name) {
+                        log.push(skipped);
+                        continue;
+                    }
+                    if !is_lua_name(entry_point) {
+                        log.push(
+                            Outcome::new(
+                                Verdict::HarnessError,
+                                format!("the entry point `{entry_point}` is not a Lua name"),
+                            )
+                            .into_case(case.name.as_str()),
+                        );
+                        continue;
+                    }
+                    let args = serde_json::to_string(&case.args).unwrap_or_default();
+                    let call = [
+                        "--calls",
+                        "/job/calls.lua",
+                        "--token",
+                        token.as_str(),
+                        "--call",
+                        entry_point.as_str(),
+                        "--args",
+                        &args,
+                    ];
+                    let execution = run(Run::Alone(&job(&source, None, &call)), log)?;
+                    let expected = Expected::of(case, *tolerance, Truthiness::Lua);
+                    let outcome = judge_call(&execution, token, &expected);
+                    record(log, &case.name, &execution, token, outcome);
+                }
+            }
+            // Run as whole programs by the drive.
+            TestSuite::Io { .. } => {}
+            // MBUPP's alternatives are Python's.
+            TestSuite::Alternatives { sets, .. } => log.fail_all(
+                sets.iter()
+                    .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
+                &Outcome::new(
+                    Verdict::HarnessError,
+                    "alternatives suites are run for Python samples only",
+                ),
+            ),
+        }
+    }
+    Ok(None)
+}
+
+/// The whole program, run for `io` cases.
+pub fn whole_program(task: &Task, sample: &Sample) -> Job {
+    job(&task.with_prelude(sample.program(task)), None, &[])
+}
+
+/// Adds a judged case to `log`; the excerpts shown are the program's own output, without the
+/// token's lines.
+fn record(log: &mut CaseLog, name: &str, execution: &Execution, token: &Token, outcome: Outcome) {
+    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+    let own_output = token.scan(&stdout).own_output;
+    log.record(name, execution, &own_output, outcome);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judging::token::tests::token;
+
+    #[test]
+    fn entry_points_are_lua_names_that_are_not_keywords() {
+        assert!(is_lua_name("strlen"));
+        assert!(is_lua_name("_f2"));
+        assert!(!is_lua_name("2f"));
+        assert!(!is_lua_name("end"));
+        assert!(!is_lua_name("a.b"));
+        assert!(!is_lua_name("f()"));
+        assert!(!is_lua_name(""));
+    }
+
+    #[test]
+    fn the_scope_is_a_lua_name_of_the_token_that_does_not_spell_it() {
+        let t = token();
+        let scope = scope_name(&t);
+        assert!(is_lua_name(&scope), "{scope}");
+        assert_eq!(scope.len(), "wasmeval_".len() + 32);
+        assert_eq!(scope, scope_name(&t));
+        let hex = t.as_str().trim_start_matches("wasmeval-");
+        assert!(!scope.contains(&hex[..8]), "{scope}");
+        assert_ne!(scope, scope_name(&Token::from_random_bytes([7; 16])));
+    }
+
+    #[test]
+    fn jobs_hold_luaunit_calls_lua_and_the_program_with_a_fresh_tmp() {
+        let job = job("print(1)", Some("tests"), &["--x"]);
+        assert_eq!(job.guest, Guest::Lua);
+        assert_eq!(
+            job.args,
+            ["--luaunit", "/job/luaunit.lua", "--x", "/job/program.lua"]
+        );
+        let names: Vec<&str> = job.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["luaunit.lua", "calls.lua", "program.lua", "tests.lua"]
+        );
+        assert!(job.scratch);
+    }
+}
