@@ -33,21 +33,8 @@ pub struct Request {
     pub runtimes: String,
 }
 
-/// The limits of a sample, with the command line's meaning.
-#[derive(Debug, Clone, Copy, serde::Deserialize, serde::Serialize)]
-pub struct Limits {
-    /// Instruction budget of the sample (metered units; see ARCHITECTURE.md, "The browser").
-    pub fuel: u64,
-    /// Largest linear memory of an execution, in bytes.
-    pub memory: u64,
-    /// The sample's time limit in milliseconds: virtual time may not pass it, and the page
-    /// terminates the worker past it.
-    pub timeout_ms: u64,
-    /// Bytes of stdout and stderr of an execution.
-    pub output: u64,
-    /// Bytes an execution may write to its files.
-    pub disk: u64,
-}
+/// The limits of a sample (core's, shared with the page).
+pub use wasmeval_core::evaluation::BrowserLimits as Limits;
 
 /// What the worker answers.
 #[derive(Debug, serde::Serialize)]

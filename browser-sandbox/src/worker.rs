@@ -233,24 +233,7 @@ impl Executor for Jobs {
                 if let Some(end) = judge.partner_end() {
                     execution.exit = end;
                 }
-                let of_partner = partner.measured(Exit::Code(0));
-                // The runner's `run_judge`: fuel added up, the larger memory, the judge's stdout
-                // then the partner's, the partner's stderr then the judge's.
-                execution.fuel = execution.fuel.saturating_add(of_partner.fuel);
-                execution.peak_memory = execution.peak_memory.max(of_partner.peak_memory);
-                execution.memory_denied |= of_partner.memory_denied;
-                execution
-                    .output
-                    .stdout
-                    .extend_from_slice(&of_partner.output.stdout);
-                let judge_stderr =
-                    std::mem::replace(&mut execution.output.stderr, of_partner.output.stderr);
-                execution.output.stderr.extend_from_slice(&judge_stderr);
-                execution.output.written = execution
-                    .output
-                    .written
-                    .saturating_add(of_partner.output.written);
-                execution
+                execution.with_partner(partner.measured(Exit::Code(0)))
             }
         };
         // Only interpreters of ours run here: not starting within the limit is a setting's fault.

@@ -496,6 +496,29 @@ mod tests {
     }
 
     #[test]
+    fn the_browsers_limits_are_runs_defaults() {
+        #[derive(clap::Parser)]
+        struct Flags {
+            #[command(flatten)]
+            limits: LimitArgs,
+        }
+        let defaults = <Flags as clap::Parser>::parse_from(["wasmeval"])
+            .limits
+            .limits();
+        let browser = wasmeval_core::evaluation::BrowserLimits::RUN_DEFAULTS;
+        assert_eq!(
+            (browser.fuel, browser.memory, browser.output, browser.disk),
+            (
+                defaults.fuel,
+                defaults.memory,
+                defaults.output,
+                defaults.disk
+            )
+        );
+        assert_eq!(u128::from(browser.timeout_ms), defaults.timeout.as_millis());
+    }
+
+    #[test]
     fn cli_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();

@@ -168,6 +168,24 @@ pub struct Output {
     pub written: u64,
 }
 
+impl Output {
+    /// Appends `data` to stderr or stdout, keeping both within `limit` bytes together; `false`
+    /// when the write crossed the limit (its bytes up to the limit are kept): the run ends then,
+    /// in the runner (`sandbox/output.rs`) as here.
+    pub fn write(&mut self, limit: u64, stderr: bool, data: &[u8]) -> bool {
+        self.written = self.written.saturating_add(data.len() as u64);
+        let kept = (self.stdout.len() + self.stderr.len()) as u64;
+        let room = limit.saturating_sub(kept) as usize;
+        let target = if stderr {
+            &mut self.stderr
+        } else {
+            &mut self.stdout
+        };
+        target.extend_from_slice(&data[..data.len().min(room)]);
+        data.len() <= room
+    }
+}
+
 /// One guest's WASI state.
 pub struct Wasi {
     args: Vec<String>,
@@ -575,17 +593,7 @@ impl Wasi {
         written_out: u32,
         mem: &mut dyn Memory,
     ) -> Result<Errno> {
-        let output = &mut self.output;
-        output.written = output.written.saturating_add(data.len() as u64);
-        let kept = (output.stdout.len() + output.stderr.len()) as u64;
-        let room = self.output_limit.saturating_sub(kept) as usize;
-        let target = if stderr {
-            &mut output.stderr
-        } else {
-            &mut output.stdout
-        };
-        target.extend_from_slice(&data[..data.len().min(room)]);
-        if data.len() > room {
+        if !self.output.write(self.output_limit, stderr, data) {
             return Err(Stop::OutputLimit);
         }
         Ok(ok_if(

@@ -19,13 +19,10 @@ pub const GUESTS: [(Language, &str); 2] = [
 ];
 
 /// The limits of a run in this browser: `wasmeval run`'s defaults.
-pub const LIMITS: Limits = Limits {
-    fuel: 10_000_000_000,
-    memory: 512 << 20,
-    timeout_ms: 30_000,
-    output: 1 << 20,
-    disk: 64 << 20,
-};
+pub const LIMITS: Limits = Limits::RUN_DEFAULTS;
+
+/// A run's limits, as the worker reads them (core's).
+pub use wasmeval_core::evaluation::BrowserLimits as Limits;
 
 /// The limits of runs in this browser: [`LIMITS`], with the page's `?timeout=SECONDS` and
 /// `?fuel=UNITS` when it was opened with them (a teacher's shorter or longer demo, or a test of the
@@ -51,21 +48,6 @@ pub fn remember_url_limits() {
     if limits != LIMITS {
         URL_LIMITS.with(|l| l.set(Some(limits)));
     }
-}
-
-/// A run's limits, as the worker reads them (browser-sandbox's `Limits`).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Limits {
-    /// Instruction budget of the sample, in metered units (wasmtime's fuel).
-    pub fuel: u64,
-    /// Largest memory of an execution, in bytes.
-    pub memory: u64,
-    /// The time limit, in milliseconds.
-    pub timeout_ms: u64,
-    /// Bytes of output of an execution.
-    pub output: u64,
-    /// Bytes an execution may write to files.
-    pub disk: u64,
 }
 
 thread_local! {

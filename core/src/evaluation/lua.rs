@@ -27,7 +27,7 @@ use super::{Guest, Job, JobFile, Run, RunWithin};
 use crate::judging::calls::{Expected, Truthiness};
 use crate::judging::javascript::{judge_assertion, judge_call};
 use crate::judging::token::Token;
-use crate::judging::{CaseLog, Execution, Outcome};
+use crate::judging::{CaseLog, Outcome};
 use crate::results::Verdict;
 use crate::sample::Sample;
 use crate::task::{Task, TestSuite};
@@ -130,7 +130,7 @@ pub fn run_case_suites<E>(
                     let program = job(&candidate, Some(&tests), &args);
                     let execution = run(Run::Alone(&program), log)?;
                     let outcome = judge_assertion(&execution, token);
-                    record(log, &case.name, &execution, token, outcome);
+                    super::record_reported(log, &case.name, &execution, token, outcome);
                 }
             }
             TestSuite::Calls {
@@ -172,20 +172,13 @@ pub fn run_case_suites<E>(
                     let execution = run(Run::Alone(&job(&source, None, &call)), log)?;
                     let expected = Expected::of(case, *tolerance, Truthiness::Lua);
                     let outcome = judge_call(&execution, token, &expected);
-                    record(log, &case.name, &execution, token, outcome);
+                    super::record_reported(log, &case.name, &execution, token, outcome);
                 }
             }
             // Run as whole programs by the drive.
             TestSuite::Io { .. } => {}
             // MBUPP's alternatives are Python's.
-            TestSuite::Alternatives { sets, .. } => log.fail_all(
-                sets.iter()
-                    .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
-                &Outcome::new(
-                    Verdict::HarnessError,
-                    "alternatives suites are run for Python samples only",
-                ),
-            ),
+            TestSuite::Alternatives { sets, .. } => super::refuse_alternatives(sets, log),
         }
     }
     Ok(None)
@@ -194,14 +187,6 @@ pub fn run_case_suites<E>(
 /// The whole program, run for `io` cases.
 pub fn whole_program(task: &Task, sample: &Sample) -> Job {
     job(&task.with_prelude(sample.program(task)), None, &[])
-}
-
-/// Adds a judged case to `log`; the excerpts shown are the program's own output, without the
-/// token's lines.
-fn record(log: &mut CaseLog, name: &str, execution: &Execution, token: &Token, outcome: Outcome) {
-    let stdout = String::from_utf8_lossy(&execution.output.stdout);
-    let own_output = token.scan(&stdout).own_output;
-    log.record(name, execution, &own_output, outcome);
 }
 
 #[cfg(test)]

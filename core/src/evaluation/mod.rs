@@ -247,6 +247,32 @@ fn run_io_suites<R: Route>(
     Ok(())
 }
 
+/// Adds a case judged from a guest's token lines to `log`; the excerpts shown are the program's
+/// own output, without the token's lines.
+pub fn record_reported(
+    log: &mut CaseLog,
+    name: &str,
+    execution: &Execution,
+    token: &crate::judging::token::Token,
+    outcome: Outcome,
+) {
+    let stdout = String::from_utf8_lossy(&execution.output.stdout);
+    let own_output = token.scan(&stdout).own_output;
+    log.record(name, execution, &own_output, outcome);
+}
+
+/// Fails every case of MBUPP's `alternatives` sets, which only Python's harness runs.
+pub fn refuse_alternatives(sets: &[crate::task::AssertionSet], log: &mut CaseLog) {
+    log.fail_all(
+        sets.iter()
+            .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
+        &Outcome::new(
+            Verdict::HarnessError,
+            "alternatives suites are run for Python samples only",
+        ),
+    );
+}
+
 /// An interpreter guest's [`Route`]: jobs from [`python`] or [`javascript`], run by an
 /// [`Executor`] within the sample's `budget`.
 pub struct Interpreted<'a, E> {
@@ -328,6 +354,35 @@ impl<E: Executor> Route for Interpreted<'_, E> {
 /// How the case-suite functions of [`python`] and [`javascript`] run a job: within what is left
 /// after the executions in the log.
 pub type RunWithin<'a, Error> = dyn FnMut(Run<'_>, &CaseLog) -> Result<Execution, Error> + 'a;
+
+/// The limits of a sample run in the browser's sandbox, with the command line's meaning: what
+/// the page sends its worker (`web/src/sandbox_worker.rs` to `browser-sandbox/`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrowserLimits {
+    /// Instruction budget of the sample, in metered units (wasmtime's fuel).
+    pub fuel: u64,
+    /// Largest linear memory of an execution, in bytes.
+    pub memory: u64,
+    /// The sample's time limit in milliseconds: virtual time may not pass it, and the page
+    /// terminates the worker past it.
+    pub timeout_ms: u64,
+    /// Bytes of stdout and stderr of an execution.
+    pub output: u64,
+    /// Bytes an execution may write to its files.
+    pub disk: u64,
+}
+
+impl BrowserLimits {
+    /// `wasmeval run`'s defaults (`--fuel`, `--memory`, `--timeout`, `--output-limit`,
+    /// `--disk`), so that a sample gets the same verdict in the browser.
+    pub const RUN_DEFAULTS: BrowserLimits = BrowserLimits {
+        fuel: 10_000_000_000,
+        memory: 512 << 20,
+        timeout_ms: 30_000,
+        output: 1 << 20,
+        disk: 64 << 20,
+    };
+}
 
 /// How a static site serves an interpreter guest to the browser's sandbox
 /// (`runtimes/<guest>/guest.json`, written by `wasmeval report --site DIR --with-runtimes`): the

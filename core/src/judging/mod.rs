@@ -124,6 +124,24 @@ pub struct Execution {
     pub output: Output,
 }
 
+impl Execution {
+    /// A judge's execution (`self`) with its partner's folded in, as one execution of the
+    /// sample: fuel added up, the larger memory (the candidate's is the partner's), the judge's
+    /// stdout then the partner's (the report lines come first), the partner's stderr then the
+    /// judge's (the candidate's errors first). The runner's `Sandbox::run_judge` and the browser's
+    /// sandbox both report a judge so.
+    pub fn with_partner(mut self, partner: Execution) -> Execution {
+        self.fuel = self.fuel.saturating_add(partner.fuel);
+        self.peak_memory = self.peak_memory.max(partner.peak_memory);
+        self.memory_denied |= partner.memory_denied;
+        self.output.stdout.extend_from_slice(&partner.output.stdout);
+        let judge_stderr = std::mem::replace(&mut self.output.stderr, partner.output.stderr);
+        self.output.stderr.extend_from_slice(&judge_stderr);
+        self.output.written = self.output.written.saturating_add(partner.output.written);
+        self
+    }
+}
+
 /// A judgement: a verdict, the limit behind a `timeout`, and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {

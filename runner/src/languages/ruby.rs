@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use wasmeval_core::judging::calls::{Expected, Truthiness};
 use wasmeval_core::judging::ruby::{judge, literal, Check};
 use wasmeval_core::judging::{CaseLog, Outcome};
-use wasmeval_core::{Sample, Task, TestSuite, Verdict};
+use wasmeval_core::{Sample, Task, TestSuite};
 use wasmtime::Module;
 
 /// The harness, written into every job folder.
@@ -174,14 +174,9 @@ impl LanguageRoute for RubyRuntime {
                 // Run by the shared io route.
                 TestSuite::Io { .. } => {}
                 // MBUPP's alternatives are Python's.
-                TestSuite::Alternatives { sets, .. } => log.fail_all(
-                    sets.iter()
-                        .flat_map(|set| set.cases.iter().map(|case| case.name.as_str())),
-                    &Outcome::new(
-                        Verdict::HarnessError,
-                        "alternatives suites are run for Python samples only",
-                    ),
-                ),
+                TestSuite::Alternatives { sets, .. } => {
+                    wasmeval_core::evaluation::refuse_alternatives(sets, log)
+                }
             }
         }
         if cases.is_empty() {

@@ -399,7 +399,7 @@ impl Sandbox {
             Door::Judge(partner) => partner,
             _ => anyhow::bail!("the judge's door changed"),
         };
-        let mut execution = measured(store, limits, started, exit, &output);
+        let execution = measured(store, limits, started, exit, &output);
         let (partner_store, partner_output) = partner.into_parts();
         let of_partner = measured(
             partner_store,
@@ -408,22 +408,7 @@ impl Sandbox {
             Exit::Code(0),
             &partner_output,
         );
-        execution.fuel = execution.fuel.saturating_add(of_partner.fuel);
-        // The candidate's memory is the partner's; the judge's counts when it is the larger.
-        execution.peak_memory = execution.peak_memory.max(of_partner.peak_memory);
-        execution.memory_denied |= of_partner.memory_denied;
-        execution
-            .output
-            .stdout
-            .extend_from_slice(&of_partner.output.stdout);
-        let judge_stderr =
-            std::mem::replace(&mut execution.output.stderr, of_partner.output.stderr);
-        execution.output.stderr.extend_from_slice(&judge_stderr);
-        execution.output.written = execution
-            .output
-            .written
-            .saturating_add(of_partner.output.written);
-        Ok(execution)
+        Ok(execution.with_partner(of_partner))
     }
 
     /// A fresh store for one instance: its WASI context (arguments, environment, preopens, stdin,

@@ -17,12 +17,9 @@ pub struct OutputLimitExceeded {
     pub limit: u64,
 }
 
-#[derive(Debug, Default)]
-struct Buffers {
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    written: u64,
-}
+/// What both streams kept, with the shared budget's rule (`wasmeval_virtual_wasi::Output`, as
+/// the browser's sandbox keeps it).
+type Buffers = wasmeval_virtual_wasi::Output;
 
 /// Both output streams of one execution.
 #[derive(Debug, Clone)]
@@ -83,16 +80,7 @@ impl CapturedOutput {
 
     fn write(&self, is_stderr: bool, bytes: &[u8]) -> Result<(), StreamError> {
         let mut buffers = self.buffers.lock().expect("output lock");
-        buffers.written = buffers.written.saturating_add(bytes.len() as u64);
-        let kept = buffers.stdout.len() as u64 + buffers.stderr.len() as u64;
-        let room = self.limit.saturating_sub(kept) as usize;
-        let target = if is_stderr {
-            &mut buffers.stderr
-        } else {
-            &mut buffers.stdout
-        };
-        target.extend_from_slice(&bytes[..bytes.len().min(room)]);
-        if bytes.len() > room {
+        if !buffers.write(self.limit, is_stderr, bytes) {
             return Err(StreamError::Trap(wasmtime::Error::new(
                 OutputLimitExceeded { limit: self.limit },
             )));
