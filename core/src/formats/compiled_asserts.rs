@@ -21,7 +21,10 @@
 //!
 //! Literals: numbers, `true`/`false`, strings, characters (as one-character strings), brace
 //! lists (C++) and `vec![..]`/arrays (Rust) as arrays, tuples, `Some(x)` as `x` and `None` as
-//! null (Rust), `"..".to_string()` and friends. A test with any assert this cannot convert (in a
+//! null (Rust), `"..".to_string()` and friends. MultiPL-E's too: C casts of items (`(long)1`),
+//! empty `std::vector<T>()`, `std::string()`, `std::map<K,V>(..)` (a dict, as `calls.hpp` reports
+//! a map), Rust's `Vec::<T>::new()`, `HashMap::new()` and `HashMap::from([(k, v), ..])` (a dict).
+//! C++'s `std::make_tuple` and `std::optional` are not read (`calls.hpp` reports neither). A test with any assert this cannot convert (in a
 //! loop, against a variable, another shape) is left whole: one assertion case, judged in the
 //! guest, and its results say so.
 
@@ -310,8 +313,12 @@ fn is_call(code: &str) -> bool {
             .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
-/// A brace list of pairs as a `$dict`: `{{"a", 1}, {"b", 2}}`.
+/// A list of pairs as a `$dict`: C++'s `{{"a", 1}, {"b", 2}}`, Rust's `[("a", 1), ("b", 2)]`
+/// (tuples); a `$dict` already is one.
 fn dict_of_pairs(value: Value) -> Option<Value> {
+    if value.get("$dict").is_some() {
+        return Some(value);
+    }
     let Value::Array(items) = value else {
         return None;
     };
@@ -319,6 +326,12 @@ fn dict_of_pairs(value: Value) -> Option<Value> {
         .into_iter()
         .map(|item| match item {
             Value::Array(pair) if pair.len() == 2 => Some(Value::Array(pair)),
+            Value::Object(mut tuple) => match tuple.remove("$tuple") {
+                Some(Value::Array(pair)) if pair.len() == 2 && tuple.is_empty() => {
+                    Some(Value::Array(pair))
+                }
+                _ => None,
+            },
             _ => None,
         })
         .collect();
@@ -345,6 +358,18 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
             || (split_top_level(inner, ',').len() == 1 && !inner.ends_with(',')))
     {
         return literal(inner, dialect);
+    }
+    // A C cast, as MultiPL-E writes list items: `(long)1`, `(std::string)"a"`.
+    if dialect == Dialect::Cpp && code.starts_with('(') {
+        let close = matching(code.as_bytes(), 0, b'(', b')')?;
+        let type_name = &code[1..close];
+        let is_type = type_name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && type_name
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_:<>, ".contains(c));
+        return is_type
+            .then(|| literal(&code[close + 1..], dialect))
+            .flatten();
     }
     if let Some(rest) = code.strip_prefix('-') {
         return match literal(rest, dialect)? {
@@ -408,10 +433,22 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
                 return None;
             }
             let inner = &code[type_end..];
-            if inner.starts_with('(') {
-                return literal(strip_parens(inner), dialect);
+            let value = match inner.starts_with('(') {
+                // `T()`, as MultiPL-E writes an empty vector, map or string.
+                true if inner.trim_end() == "()" => match type_name {
+                    "string" => json!(""),
+                    _ if type_name.starts_with("vector<") => json!([]),
+                    _ if type_name.starts_with("map<") => json!({ "$dict": [] }),
+                    _ => return None,
+                },
+                true => literal(strip_parens(inner), dialect)?,
+                false => literal(inner, dialect)?,
+            };
+            // A `map` is compared as a dict, which is how `calls.hpp` reports one.
+            match type_name.starts_with("map<") {
+                true => dict_of_pairs(value),
+                false => Some(value),
             }
-            literal(inner, dialect)
         }
         Dialect::Rust => {
             if let Some(inner) = code
@@ -427,6 +464,20 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
                 .and_then(|c| c.strip_suffix(']'))
             {
                 return list(inner, dialect);
+            }
+            // `Vec::<T>::new()`; maps as `calls.rs` reports them, dicts.
+            if code.starts_with("Vec::<") && code.ends_with(">::new()") {
+                return Some(json!([]));
+            }
+            if matches!(code, "HashMap::new()" | "BTreeMap::new()") {
+                return Some(json!({ "$dict": [] }));
+            }
+            if let Some(inner) = code
+                .strip_prefix("HashMap::from(")
+                .or_else(|| code.strip_prefix("BTreeMap::from("))
+                .and_then(|c| c.strip_suffix(')'))
+            {
+                return dict_of_pairs(literal(inner, dialect)?);
             }
             if let Some(inner) = code
                 .strip_prefix("String::from(")
@@ -791,6 +842,43 @@ int main(){
                 ("3: not f({1}, 2)".into(), Value::Null, Falsy, None),
                 ("4: k(\"a\\\"b\") == \"x\"".into(), json!("x"), Equals, None),
                 ("5: f({}, 1)".into(), Value::Null, Truthy, None),
+            ]
+        );
+    }
+
+    #[test]
+    fn multipl_e_empty_containers_and_maps_are_literals() {
+        let test = "}\nint main() {\n    auto candidate = f;\n    assert(candidate((\"x\")) == (std::vector<std::string>()));\n    assert(candidate((\"x\")) == (std::string()));\n    assert(candidate((\"a b b\")) == (std::map<std::string,long>({{\"b\", 2}, {\"a\", 1}})));\n    assert(candidate((\"\")) == (std::map<std::string,long>()));\n}\n";
+        let (_, cpp) = cases(&cpp_calls(test).unwrap());
+        let expected: Vec<&Value> = cpp.iter().map(|c| &c.1).collect();
+        assert_eq!(
+            expected,
+            [
+                &json!([]),
+                &json!(""),
+                &json!({"$dict": [["b", 2], ["a", 1]]}),
+                &json!({"$dict": []})
+            ]
+        );
+        // MultiPL-E's casts of list items.
+        let test = "int main() { assert(f(1) == (std::vector<std::string>({(std::string)\"a\", (std::string)\"b\"}))); assert(f(2) == (std::vector<long>({(long)-1, (long)2}))); }";
+        let (_, cast) = cases(&cpp_calls(test).unwrap());
+        assert_eq!(cast[0].1, json!(["a", "b"]));
+        assert_eq!(cast[1].1, json!([-1, 2]));
+        assert!(cpp_calls("int main() { assert(f(1) == (1)+2); }").is_none());
+        // A `pair<..>()` or a `tuple` is not read.
+        assert!(cpp_calls("int main() { assert(f(1) == (std::pair<long, long>())); }").is_none());
+        assert!(cpp_calls("int main() { assert(f(1) == std::make_tuple(1, 2)); }").is_none());
+        let program = "}\n\nfn main() {\n    let candidate = f;\n    assert_eq!(candidate(1), Vec::<(isize, isize)>::new());\n    assert_eq!(candidate(2), HashMap::from([(String::from(\"a\"), 2), (String::from(\"b\"), 1)]));\n    assert_eq!(candidate(3), HashMap::from([]));\n    assert_eq!(candidate(4), HashMap::new());\n}\n";
+        let (_, rust) = cases(&rust_calls(program).unwrap());
+        let expected: Vec<&Value> = rust.iter().map(|c| &c.1).collect();
+        assert_eq!(
+            expected,
+            [
+                &json!([]),
+                &json!({"$dict": [["a", 2], ["b", 1]]}),
+                &json!({"$dict": []}),
+                &json!({"$dict": []})
             ]
         );
     }

@@ -16,6 +16,7 @@ mod hostile;
 mod io;
 mod javascript;
 mod lua;
+mod multipl_e;
 mod psb2;
 mod report;
 mod resume;
