@@ -202,7 +202,7 @@ pub fn playground() -> Html {
         Host::Server(health) => (
             "on the server",
             format!(
-                "Runs on this wasmeval server (version {}) in its sandbox: at most {} fuel, {} MiB of memory, {} s.",
+                "The wasmeval server that served this page (version {}) runs it in its sandbox: at most {} fuel, {} MiB of memory, {} s.",
                 health.version,
                 group_digits(health.limits.fuel),
                 health.limits.memory >> 20,
