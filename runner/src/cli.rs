@@ -42,6 +42,9 @@ enum Command {
     /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
     #[command(name = "__confined-exec", hide = true)]
     ConfinedExec(commands::confined_exec::ConfinedExecArgs),
+    /// Internal: evaluate samples sent on stdin for a parent `run`; see child_evaluators.
+    #[command(name = "__evaluate-samples", hide = true)]
+    EvaluateSamples,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -469,6 +472,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Generate(args) => commands::generate::run(args),
         Command::Grade(args) => commands::grade::run(args),
         Command::Help(args) => help(args),
+        Command::EvaluateSamples => crate::child_evaluators::serve_requests(),
         Command::ConfinedExec(_) => Err(crate::errors::ExpectedError::BadInput(
             "__confined-exec runs only as the wasmeval executable".into(),
         )

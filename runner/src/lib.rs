@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod atomic_file;
 pub mod cache_bound;
+pub mod child_evaluators;
 pub mod cli;
 pub mod commands;
 pub mod errors;

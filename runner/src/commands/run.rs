@@ -4,6 +4,7 @@ use crate::analysis;
 use crate::atomic_file;
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::errors::ExpectedError::BadInput;
+use crate::child_evaluators::{ChildEvaluators, WorkerSetup};
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
 use crate::input::SampleLine;
@@ -471,11 +472,15 @@ fn execute(
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
     let mut plain = PlainProgress::new(to_run);
     let max_sample_bytes = args.max_sample_bytes;
+    let children = child_evaluators(args, plan, workers)?;
     run_pool(
         work,
         workers,
         |work| match work? {
-            Work::Evaluate { task, sample } => evaluate_for_results(evaluator, task, &sample),
+            Work::Evaluate { task, sample } => match &children {
+                Some(children) => children.evaluate(task, &sample),
+                None => evaluate_for_results(evaluator, task, &sample),
+            },
             Work::Unread { sample, bytes } => Ok(wasmeval_core::judging::unread_sample(
                 &sample,
                 bytes,
@@ -504,6 +509,27 @@ fn execute(
         .into());
     }
     Ok(())
+}
+
+/// Child processes to evaluate the samples in, when there are several workers and this process
+/// is the wasmeval executable (see [`crate::child_evaluators`] for why); else `None`, and the
+/// workers evaluate in this process.
+fn child_evaluators(
+    args: &RunArgs,
+    plan: &Plan,
+    workers: usize,
+) -> anyhow::Result<Option<ChildEvaluators>> {
+    let executable = match crate::toolchain::wasmeval_executable() {
+        Some(executable) if workers > 1 => executable,
+        _ => return Ok(None),
+    };
+    let setup = WorkerSetup {
+        runtime: args.runtime.runtime.clone(),
+        limits: args.limits.limits(),
+        allow_unconfined_compilation: args.allow_unconfined_compilation,
+        languages: plan.languages.clone(),
+    };
+    ChildEvaluators::new(executable, &setup).map(Some)
 }
 
 /// Progress as plain lines on stderr when it is not a terminal: one every

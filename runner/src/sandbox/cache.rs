@@ -55,8 +55,7 @@ pub fn find_installed<M: serde::de::DeserializeOwned>(
     let module_path = dir.join(module_of(&manifest));
     let wasm = std::fs::read(&module_path)
         .with_context(|| format!("cannot read {}", module_path.display()))?;
-    let sha256 = format!("{:x}", Sha256::digest(&wasm));
-    let key = cache_key(engine, &wasm);
+    let (sha256, key) = digest_and_cache_key(engine, &wasm);
     let code = match cached(engine, cache_dir, &key) {
         Some(module) => Code::Cached(module),
         None => Code::Missing { wasm, key },
@@ -154,12 +153,19 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
 /// The cache key of `wasm` compiled for `engine`: a hash of the module and of the engine's
 /// configuration.
 fn cache_key(engine: &Engine, wasm: &[u8]) -> String {
+    digest_and_cache_key(engine, wasm).1
+}
+
+/// The SHA-256 (hex) of `wasm` and its [`cache_key`], from one pass over the bytes: the key's
+/// hash starts with the module's, and an interpreter is over 100 MB, hashed at every start.
+fn digest_and_cache_key(engine: &Engine, wasm: &[u8]) -> (String, String) {
     let mut hasher = Sha256::new();
     hasher.update(wasm);
+    let digest = format!("{:x}", hasher.clone().finalize());
     let mut config_hash = std::collections::hash_map::DefaultHasher::new();
     std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut config_hash);
     hasher.update(std::hash::Hasher::finish(&config_hash).to_le_bytes());
-    format!("{:x}", hasher.finalize())
+    (digest, format!("{:x}", hasher.finalize()))
 }
 
 /// The module of `key` in the cache in `dir`, if there is a usable one.

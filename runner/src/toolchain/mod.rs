@@ -295,6 +295,20 @@ pub fn use_helper(helper: PathBuf) {
     let _ = HELPER.set(helper);
 }
 
+/// The wasmeval executable, for child processes: the one an embedder named with [`use_helper`],
+/// else this process's own when it is wasmeval (not when it is an embedder's, such as python's).
+pub fn wasmeval_executable() -> Option<PathBuf> {
+    if let Some(helper) = HELPER.get() {
+        return Some(helper.clone());
+    }
+    let own = std::env::current_exe().ok()?;
+    let is_wasmeval = own
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .is_some_and(|stem| stem.starts_with("wasmeval"));
+    is_wasmeval.then_some(own)
+}
+
 /// The compilers found on this machine, and the module cache.
 #[derive(Debug)]
 pub struct Toolchains {

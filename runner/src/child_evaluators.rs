@@ -1,0 +1,227 @@
+//! Samples evaluated in child processes of wasmeval, one per worker: how `run --jobs N` (N > 1)
+//! spreads its work when this process is the wasmeval executable.
+//!
+//! Why processes rather than threads: between two executions the sandbox resets the guest's
+//! memory slot, and the guest's first writes after a reset are copy-on-write faults on the
+//! interpreter's snapshot. Each such change of the page tables must be seen by every core running
+//! the process, so with N worker threads in one process every fault interrupts the other cores (a
+//! TLB shootdown), and on a virtual machine an interrupt between cores is expensive. Each child has
+//! page tables of its own. On the CodeGen HumanEval set, the first 3,000 samples took 26.1 s with
+//! two threads and 22.9 s with two processes, the kernel's share of the CPU falling from about a
+//! fifth to a tenth (bench/README.md, "Where the time goes").
+//!
+//! The protocol is JSON Lines on the child's stdin and stdout (its stderr is the parent's): the
+//! parent's first line is a [`WorkerSetup`], then one [`Request`] per sample, each answered by one
+//! [`Reply`]. A child loads the runtimes the setup names, so its verdicts are the ones the parent's
+//! own evaluator would give: the same code evaluates each sample
+//! ([`crate::commands::run::evaluate_for_results`]). It ends when its stdin closes.
+
+use crate::commands::run::{evaluate_for_results, load_evaluator};
+use crate::sandbox::{Limits, Sandbox};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+use wasmeval_core::{Language, Sample, SampleResult, Task};
+
+/// The hidden subcommand a child runs as.
+pub const SUBCOMMAND: &str = "__evaluate-samples";
+
+/// What a child loads before its first sample: the same as the parent's evaluator.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerSetup {
+    /// `--runtime`: the Python runtime's folder, when not the default.
+    pub runtime: Option<PathBuf>,
+    /// The limits of every sample.
+    pub limits: Limits,
+    /// `--allow-unconfined-compilation`.
+    pub allow_unconfined_compilation: bool,
+    /// The languages of the run's samples: the runtimes and compilers to load.
+    pub languages: BTreeSet<Language>,
+}
+
+/// One sample to evaluate against its task.
+#[derive(Serialize)]
+struct Request<'a> {
+    task: &'a Task,
+    sample: &'a Sample,
+}
+
+/// [`Request`] as the child reads it.
+#[derive(Deserialize)]
+struct OwnedRequest {
+    task: Task,
+    sample: Sample,
+}
+
+/// A child's answer: the sample's result, or why it has none (the run stops, as it would in one
+/// process).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Reply {
+    Ready,
+    Result(Box<SampleResult>),
+    Error(String),
+}
+
+/// Child processes evaluating samples, started as workers ask for them (one per worker thread of
+/// the pool) and ended when this is dropped.
+pub struct ChildEvaluators {
+    executable: PathBuf,
+    setup: String,
+    idle: Mutex<Vec<Worker>>,
+}
+
+/// One child process and the two ends of its protocol.
+struct Worker {
+    process: Child,
+    requests: BufWriter<ChildStdin>,
+    replies: BufReader<ChildStdout>,
+}
+
+impl ChildEvaluators {
+    /// Children of `executable` (the wasmeval binary) loading what `setup` names.
+    pub fn new(executable: PathBuf, setup: &WorkerSetup) -> anyhow::Result<Self> {
+        Ok(ChildEvaluators {
+            executable,
+            setup: serde_json::to_string(setup)?,
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// `sample`'s result against `task`, from an idle child (or a new one).
+    pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
+        let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut worker = match idle {
+            Some(worker) => worker,
+            None => self.start()?,
+        };
+        let pid = worker.process.id();
+        let reply = worker
+            .ask(&serde_json::to_string(&Request { task, sample })?)
+            .with_context(|| {
+                format!(
+                    "the worker process {pid} ended while evaluating sample {} of task {}; run \
+                     the same command again to resume",
+                    sample.index, task.id
+                )
+            })?;
+        match reply {
+            Reply::Result(result) => {
+                self.idle
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(worker);
+                Ok(*result)
+            }
+            Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
+            Reply::Ready => anyhow::bail!("worker process {pid} answered out of turn"),
+        }
+    }
+
+    /// Starts a child and waits until it has loaded its runtimes.
+    fn start(&self) -> anyhow::Result<Worker> {
+        let mut process = Command::new(&self.executable)
+            .arg(SUBCOMMAND)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("cannot start {} {SUBCOMMAND}", self.executable.display()))?;
+        let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+            anyhow::bail!("a worker process has no pipes");
+        };
+        let mut worker = Worker {
+            process,
+            requests: BufWriter::new(stdin),
+            replies: BufReader::new(stdout),
+        };
+        match worker
+            .ask(&self.setup)
+            .context("a worker process ended while loading the runtimes")?
+        {
+            Reply::Ready => Ok(worker),
+            Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
+            Reply::Result(_) => anyhow::bail!("a worker process answered out of turn"),
+        }
+    }
+}
+
+impl Worker {
+    /// Sends one line and reads the reply.
+    fn ask(&mut self, line: &str) -> anyhow::Result<Reply> {
+        self.requests.write_all(line.as_bytes())?;
+        self.requests.write_all(b"\n")?;
+        self.requests.flush()?;
+        let mut reply = String::new();
+        if self.replies.read_line(&mut reply)? == 0 {
+            let status = self.process.wait()?;
+            anyhow::bail!("it exited ({status})");
+        }
+        Ok(serde_json::from_str(&reply)?)
+    }
+}
+
+impl Drop for ChildEvaluators {
+    fn drop(&mut self) {
+        let workers = std::mem::take(&mut *self.idle.lock().unwrap_or_else(|p| p.into_inner()));
+        for Worker {
+            mut process,
+            requests,
+            replies,
+        } in workers
+        {
+            // Closing stdin ends the child's loop.
+            drop(requests);
+            drop(replies);
+            let _ = process.wait();
+        }
+    }
+}
+
+/// The child's side: reads the setup, loads the evaluator, answers requests until stdin closes.
+pub fn serve_requests() -> anyhow::Result<()> {
+    let stdin = std::io::stdin().lock();
+    let mut stdout = BufWriter::new(std::io::stdout().lock());
+    let mut lines = stdin.lines();
+    let Some(setup) = lines.next() else {
+        return Ok(());
+    };
+    let setup: WorkerSetup =
+        serde_json::from_str(&setup?).context("the worker's setup line is malformed")?;
+    let sandbox = Sandbox::new(1)?;
+    let runtime = crate::cli::RuntimeArgs {
+        runtime: setup.runtime,
+    };
+    let evaluator = match load_evaluator(
+        &sandbox,
+        &runtime,
+        setup.limits,
+        setup.allow_unconfined_compilation,
+        &setup.languages,
+    ) {
+        Ok(evaluator) => evaluator,
+        Err(error) => return answer(&mut stdout, &Reply::Error(format!("{error:#}"))),
+    };
+    answer(&mut stdout, &Reply::Ready)?;
+    for line in lines {
+        let request: OwnedRequest =
+            serde_json::from_str(&line?).context("a worker's request is malformed")?;
+        let reply = match evaluate_for_results(&evaluator, &request.task, &request.sample) {
+            Ok(result) => Reply::Result(Box::new(result)),
+            Err(error) => Reply::Error(format!("{error:#}")),
+        };
+        answer(&mut stdout, &reply)?;
+    }
+    Ok(())
+}
+
+fn answer(out: &mut impl Write, reply: &Reply) -> anyhow::Result<()> {
+    serde_json::to_writer(&mut *out, reply)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}
