@@ -183,7 +183,20 @@ impl Drop for ChildEvaluators {
 }
 
 /// The child's side: reads the setup, loads the evaluator, answers requests until stdin closes.
+/// Guests run on a thread with a worker's stack, as in one process (`worker_pool.rs`), and the
+/// process's temporary folder goes with it.
 pub fn serve_requests() -> anyhow::Result<()> {
+    let served = std::thread::Builder::new()
+        .name("wasmeval-worker".into())
+        .stack_size(crate::worker_pool::WORKER_STACK)
+        .spawn(serve_on_this_thread)?
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("the worker process's thread panicked")));
+    crate::temp_space::remove_own();
+    served
+}
+
+fn serve_on_this_thread() -> anyhow::Result<()> {
     let stdin = std::io::stdin().lock();
     let mut stdout = BufWriter::new(std::io::stdout().lock());
     let mut lines = stdin.lines();

@@ -33,6 +33,14 @@ pub fn folder(prefix: &str) -> anyhow::Result<tempfile::TempDir> {
         .with_context(|| format!("cannot create a folder in {}", space.dir.display()))
 }
 
+/// Removes this process's folder, when it made one: for a process that ends soon and whose
+/// folder the next run would otherwise have to remove (a `run`'s child process).
+pub fn remove_own() {
+    if let Some(Ok(space)) = SPACE.get() {
+        let _ = std::fs::remove_dir_all(&space.dir);
+    }
+}
+
 /// Removes the folders of runs that are gone, then creates and locks this process's.
 fn open_space(root: &Path) -> anyhow::Result<Space> {
     remove_abandoned(root);

@@ -7,7 +7,7 @@ use std::sync::{mpsc, Mutex};
 
 /// Stack of a worker thread: guest code runs on it (see `sandbox::MAX_WASM_STACK`, 8 MiB) and the
 /// static analyser walks deeply nested syntax trees recursively on it.
-const WORKER_STACK: usize = 64 << 20;
+pub(crate) const WORKER_STACK: usize = 64 << 20;
 
 /// Runs `work` on every item with `workers` threads and gives each result to `on_result` on the
 /// calling thread, in finishing order. The first error (of `work` or `on_result`) stops the pool:

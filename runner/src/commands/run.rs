@@ -2,9 +2,9 @@
 
 use crate::analysis;
 use crate::atomic_file;
+use crate::child_evaluators::{ChildEvaluators, WorkerSetup};
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::errors::ExpectedError::BadInput;
-use crate::child_evaluators::{ChildEvaluators, WorkerSetup};
 use crate::evaluator::{can_run, Evaluator};
 use crate::input;
 use crate::input::SampleLine;

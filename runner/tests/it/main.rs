@@ -6,6 +6,7 @@
 mod alternatives;
 mod budget;
 mod calls;
+mod child_processes;
 mod cli;
 mod compiled;
 mod demo;
