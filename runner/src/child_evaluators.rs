@@ -8,7 +8,7 @@
 //! TLB shootdown), and on a virtual machine an interrupt between cores is expensive. Each child has
 //! page tables of its own. On the CodeGen HumanEval set, the first 3,000 samples took 26.1 s with
 //! two threads and 22.9 s with two processes, the kernel's share of the CPU falling from about a
-//! fifth to a tenth (bench/README.md, "Where the time goes").
+//! fifth to a tenth (bench/README.md, "where the time goes").
 //!
 //! The protocol is JSON Lines on the child's stdin and stdout (its stderr is the parent's): the
 //! parent's first line is a [`WorkerSetup`], then one [`Request`] per sample, each answered by one

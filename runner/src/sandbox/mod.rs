@@ -255,7 +255,7 @@ impl Sandbox {
             .table_keep_resident(TABLE_KEEP_RESIDENT)
             // Where the kernel can say which pages an execution wrote (Linux 6.7+), only those
             // are reset: a trivial Python sample's 40 MB memory costs 1.8 ms instead of 5.2 ms
-            // (bench/README.md, "Start-up").
+            // (bench/README.md, "where the time goes").
             .pagemap_scan(wasmtime::Enabled::Auto);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         config.consume_fuel(true);
