@@ -12,6 +12,8 @@ use std::time::{Duration, SystemTime};
 
 const PREFIX: &str = "wasmeval-run-";
 const LOCK: &str = ".lock";
+/// The prefix of a folder being made (see [`open_space`]).
+const MAKING: &str = ".making-";
 
 /// This process's folder, held by its lock.
 struct Space {
@@ -48,12 +50,18 @@ fn open_space(root: &Path) -> anyhow::Result<Space> {
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
         .as_nanos();
-    let dir = root.join(format!("{PREFIX}{}-{stamp}", std::process::id()));
-    std::fs::create_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let lock = File::create(dir.join(LOCK))
-        .with_context(|| format!("cannot create {}", dir.join(LOCK).display()))?;
+    let name = format!("{PREFIX}{}-{stamp}", std::process::id());
+    // Made under a name other runs pass over, and renamed once its lock is held: between the
+    // lock file's creation and its locking, another run starting at the same moment (a `run`'s
+    // child processes start together) would take the folder for a dead run's and remove it.
+    let making = root.join(format!("{MAKING}{name}"));
+    std::fs::create_dir(&making).with_context(|| format!("cannot create {}", making.display()))?;
+    let lock = File::create(making.join(LOCK))
+        .with_context(|| format!("cannot create {}", making.join(LOCK).display()))?;
     lock.lock()
-        .with_context(|| format!("cannot lock {}", dir.join(LOCK).display()))?;
+        .with_context(|| format!("cannot lock {}", making.join(LOCK).display()))?;
+    let dir = root.join(name);
+    std::fs::rename(&making, &dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(Space { dir, _lock: lock })
 }
 
@@ -64,19 +72,31 @@ pub fn remove_abandoned(root: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(PREFIX) {
-            continue;
-        }
+        let name = entry.file_name().to_string_lossy().into_owned();
         let dir = entry.path();
-        let abandoned = match File::open(dir.join(LOCK)) {
-            // The kernel holds the lock for a live process; taking it means nobody does.
-            Ok(lock) => lock.try_lock().is_ok(),
-            Err(_) => entry
+        let made_long_ago = || {
+            entry
                 .metadata()
                 .and_then(|m| m.modified())
                 .ok()
                 .and_then(|modified| modified.elapsed().ok())
-                .is_some_and(|age| age > Duration::from_secs(60)),
+                .is_some_and(|age| age > Duration::from_secs(60))
+        };
+        if name.starts_with(&format!("{MAKING}{PREFIX}")) {
+            // A run killed while making its folder.
+            if made_long_ago() {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            continue;
+        }
+        if !name.starts_with(PREFIX) {
+            continue;
+        }
+        let abandoned = match File::open(dir.join(LOCK)) {
+            // The kernel holds the lock for a live process; taking it means nobody does.
+            Ok(lock) => lock.try_lock().is_ok(),
+            // Folders of older versions, made before their lock file.
+            Err(_) => made_long_ago(),
         };
         if abandoned {
             let _ = std::fs::remove_dir_all(&dir);
@@ -100,9 +120,15 @@ mod tests {
         let live = open_space(root.path()).unwrap();
         let other = root.path().join("not-ours");
         std::fs::create_dir(&other).unwrap();
+        // A run making its folder this moment: not yet locked, but not a dead run's.
+        let making = root.path().join(format!("{MAKING}{PREFIX}2-2"));
+        std::fs::create_dir(&making).unwrap();
+        File::create(making.join(LOCK)).unwrap();
         remove_abandoned(root.path());
         assert!(!dead.exists());
         assert!(live.dir.exists());
+        assert!(live.dir.join(LOCK).exists());
+        assert!(making.exists());
         assert!(other.exists());
         drop(live);
     }
