@@ -41,7 +41,7 @@ fn child_processes_give_one_process_s_results() {
     ] {
         let one = work.path().join(format!("{language}-1"));
         let two = work.path().join(format!("{language}-2"));
-        let flags = ["--fuel", "3000000000", "--language", language];
+        let flags = ["--fuel", "1000000000", "--language", language];
         run(
             &tasks,
             &samples,
