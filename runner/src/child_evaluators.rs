@@ -17,10 +17,10 @@
 //! ([`crate::commands::run::evaluate_for_results`]). It ends when its stdin closes.
 
 use crate::commands::run::{evaluate_for_results, load_evaluator};
-use crate::sandbox::{Limits, Sandbox};
+use crate::sandbox::{cache, Limits, Sandbox};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -41,6 +41,9 @@ pub struct WorkerSetup {
     pub allow_unconfined_compilation: bool,
     /// The languages of the run's samples: the runtimes and compilers to load.
     pub languages: BTreeSet<Language>,
+    /// The digests of the interpreters the parent read, so that a child need not read and hash
+    /// them again (see [`cache::trust_digests`]).
+    pub module_digests: BTreeMap<PathBuf, cache::Digests>,
 }
 
 /// One sample to evaluate against its task.
@@ -206,6 +209,7 @@ fn serve_on_this_thread() -> anyhow::Result<()> {
     let setup: WorkerSetup =
         serde_json::from_str(&setup?).context("the worker's setup line is malformed")?;
     let sandbox = Sandbox::new(1)?;
+    cache::trust_digests(setup.module_digests);
     let runtime = crate::cli::RuntimeArgs {
         runtime: setup.runtime,
     };

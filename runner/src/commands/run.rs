@@ -528,6 +528,7 @@ fn child_evaluators(
         limits: args.limits.limits(),
         allow_unconfined_compilation: args.allow_unconfined_compilation,
         languages: plan.languages.clone(),
+        module_digests: crate::sandbox::cache::digests_read(),
     };
     ChildEvaluators::new(executable, &setup).map(Some)
 }

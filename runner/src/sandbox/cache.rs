@@ -6,7 +6,8 @@
 
 use anyhow::Context;
 use sha2::{Digest, Sha256};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use wasmtime::{Engine, Module};
 
 /// An interpreter guest installed by a script (scripts/install-python-runtime,
@@ -53,9 +54,29 @@ pub fn find_installed<M: serde::de::DeserializeOwned>(
     let manifest: M = serde_json::from_str(&text)
         .with_context(|| format!("{}: malformed", manifest_path.display()))?;
     let module_path = dir.join(module_of(&manifest));
+    // A run's child process is told the digests its parent has just computed (the module is
+    // over 100 MB): when the machine code is cached, the module need not be read at all.
+    let known = known_digests().get(&module_path).cloned();
+    if let Some(Digests { sha256, key }) = known {
+        if let Some(module) = cached(engine, cache_dir, &key) {
+            return Ok(Found {
+                manifest,
+                sha256,
+                module_path,
+                code: Code::Cached(module),
+            });
+        }
+    }
     let wasm = std::fs::read(&module_path)
         .with_context(|| format!("cannot read {}", module_path.display()))?;
     let (sha256, key) = digest_and_cache_key(engine, &wasm);
+    remember_digests(
+        &module_path,
+        Digests {
+            sha256: sha256.clone(),
+            key: key.clone(),
+        },
+    );
     let code = match cached(engine, cache_dir, &key) {
         Some(module) => Code::Cached(module),
         None => Code::Missing { wasm, key },
@@ -66,6 +87,39 @@ pub fn find_installed<M: serde::de::DeserializeOwned>(
         module_path,
         code,
     })
+}
+
+/// An installed module's SHA-256 and machine-code cache key (both hex).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Digests {
+    /// SHA-256 of the module file.
+    pub sha256: String,
+    /// Its key in the machine-code cache.
+    pub key: String,
+}
+
+/// The digests of the installed modules this process has read, by path.
+static DIGESTS: std::sync::Mutex<BTreeMap<PathBuf, Digests>> =
+    std::sync::Mutex::new(BTreeMap::new());
+
+fn known_digests() -> std::sync::MutexGuard<'static, BTreeMap<PathBuf, Digests>> {
+    DIGESTS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn remember_digests(path: &Path, digests: Digests) {
+    known_digests().insert(path.to_owned(), digests);
+}
+
+/// The digests of every installed module [`find_installed`] read in this process: what a
+/// child process of the same run is given ([`trust_digests`]).
+pub fn digests_read() -> BTreeMap<PathBuf, Digests> {
+    known_digests().clone()
+}
+
+/// Takes `digests` as the installed modules' own, without reading them again: only for what this
+/// process's parent, the same wasmeval, computed at the start of the same run.
+pub fn trust_digests(digests: BTreeMap<PathBuf, Digests>) {
+    known_digests().extend(digests);
 }
 
 impl<M> Found<M> {
