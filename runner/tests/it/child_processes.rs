@@ -92,6 +92,21 @@ fn results_on_disk(out: &Path) -> usize {
         .count()
 }
 
+/// The two worker processes of the `run --jobs 2` `parent`, once it has written `results`
+/// results to `out` (waiting at most two minutes).
+fn worker_processes_once(parent: &mut std::process::Child, out: &Path, results: usize) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "no worker processes appeared");
+        assert!(parent.try_wait().unwrap().is_none(), "the run ended first");
+        let children = children_of(parent.id());
+        if children.len() == 2 && results_on_disk(out) >= results {
+            return children;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn a_killed_child_stops_the_run_naming_its_sample_and_the_run_resumes() {
     let work = tempfile::tempdir().unwrap();
@@ -105,17 +120,7 @@ fn a_killed_child_stops_the_run_naming_its_sample_and_the_run_resumes() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let child = loop {
-        assert!(Instant::now() < deadline, "no worker process appeared");
-        assert!(parent.try_wait().unwrap().is_none(), "the run ended first");
-        if results_on_disk(&out) >= 3 {
-            if let Some(&child) = children_of(parent.id()).first() {
-                break child;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let child = worker_processes_once(&mut parent, &out, 3)[0];
     kill(child);
     let output = parent.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -154,15 +159,7 @@ fn children_end_with_their_killed_parent() {
     .stderr(std::process::Stdio::null())
     .spawn()
     .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let children = loop {
-        assert!(Instant::now() < deadline, "no worker processes appeared");
-        let children = children_of(parent.id());
-        if children.len() == 2 && results_on_disk(&out) >= 1 {
-            break children;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let children = worker_processes_once(&mut parent, &out, 1);
     parent.kill().unwrap();
     parent.wait().unwrap();
     // A child notices when its next reply has no reader, at the latest after the sample it is
