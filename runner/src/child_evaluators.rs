@@ -6,9 +6,10 @@
 //! interpreter's snapshot. Each such change of the page tables must be seen by every core running
 //! the process, so with N worker threads in one process every fault interrupts the other cores (a
 //! TLB shootdown), and on a virtual machine an interrupt between cores is expensive. Each child has
-//! page tables of its own. On the CodeGen HumanEval set, the first 3,000 samples took 26.1 s with
-//! two threads and 22.9 s with two processes, the kernel's share of the CPU falling from about a
-//! fifth to a tenth (bench/README.md, "where the time goes").
+//! page tables of its own. On the CodeGen HumanEval set, the first 3,000 samples took 26.1 to
+//! 27.6 s with two threads and 22.9 s with two processes, the kernel's share of the CPU falling
+//! from about a fifth to a tenth; all 16,400 took 144 s and 104 s (bench/README.md, "where the
+//! time goes").
 //!
 //! The protocol is JSON Lines on the child's stdin and stdout (its stderr is the parent's): the
 //! parent's first line is a [`WorkerSetup`], then one [`Request`] per sample, each answered by one
