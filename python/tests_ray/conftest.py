@@ -19,6 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 DEMO_TASKS = REPO / "demo/tasks.jsonl"
 DEMO_SAMPLES = REPO / "demo/samples.jsonl"
 FIXTURES = REPO / "python/tests/fixtures"
+# Every demo run here, the reference included, gets this budget: the demo's endless loops end
+# ten times sooner than at the default 1e10, and equal budgets keep the runs comparable.
+DEMO_FUEL = 10**9
 
 
 @pytest.fixture(scope="session")
@@ -49,7 +52,7 @@ def demo_reference(cluster):
     """The demo evaluated by `wasmeval.evaluate` in this process: what Ray must reproduce."""
     import wasmeval
 
-    return wasmeval.evaluate(DEMO_TASKS, DEMO_SAMPLES)
+    return wasmeval.evaluate(DEMO_TASKS, DEMO_SAMPLES, fuel=DEMO_FUEL)
 
 
 def verdicts(results) -> list:

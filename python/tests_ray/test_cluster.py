@@ -9,7 +9,7 @@ import pytest
 import wasmeval
 import wasmeval.ray
 from cluster import TCP_ESTABLISHED, TCP_LISTEN, processes_of, sockets_of
-from conftest import DEMO_SAMPLES, DEMO_TASKS, FIXTURES, verdicts
+from conftest import DEMO_FUEL, DEMO_SAMPLES, DEMO_TASKS, FIXTURES, verdicts
 
 
 def _in_background(function, *args, **kwargs):
@@ -57,7 +57,7 @@ def _wait_for(condition, seconds, what):
 
 
 def test_shards_run_on_several_nodes_and_merge_into_the_single_run(cluster, demo_reference, tmp_path):
-    reports = wasmeval.ray.run(DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out", shards=3)
+    reports = wasmeval.ray.run(DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out", shards=3, fuel=DEMO_FUEL)
     assert [r["shard"] for r in reports] == [0, 1, 2]
     nodes = {r["node_id"] for r in reports}
     assert len(nodes) >= 2, reports
@@ -66,7 +66,8 @@ def test_shards_run_on_several_nodes_and_merge_into_the_single_run(cluster, demo
     merged = wasmeval.read_results(tmp_path / "out")
     assert len(merged) == 196
     assert verdicts(merged) == verdicts(demo_reference)
-    assert sum(r["verdict"] == "passed" for r in merged) == 98
+    # 98 at the default budget; one passing sample needs 1.24e9 fuel, more than DEMO_FUEL.
+    assert sum(r["verdict"] == "passed" for r in merged) == 97
 
 
 def test_evaluate_takes_dicts_and_reports_bad_input_by_the_drivers_names(cluster):
@@ -84,7 +85,9 @@ def test_evaluate_takes_dicts_and_reports_bad_input_by_the_drivers_names(cluster
 def test_a_node_killed_mid_run_loses_and_repeats_no_sample(cluster, demo_reference, tmp_path):
     victim = "n2"
     victim_id = cluster.node_id(victim)
-    thread, outcome = _in_background(wasmeval.ray.run, DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out", shards=3)
+    # One job per shard keeps the victim's shard running for seconds, long enough to be killed.
+    thread, outcome = _in_background(wasmeval.ray.run, DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out",
+                                     shards=3, jobs_per_shard=1, fuel=DEMO_FUEL)
     _wait_for(lambda: _running_shards(cluster, victim), 120, f"shard running on {victim}")
     cluster.kill_node(victim)
     try:
@@ -104,7 +107,8 @@ def test_a_node_killed_mid_run_loses_and_repeats_no_sample(cluster, demo_referen
 def test_every_socket_of_the_cluster_is_on_loopback(cluster, tmp_path):
     import os
 
-    thread, outcome = _in_background(wasmeval.ray.run, DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out", shards=3)
+    thread, outcome = _in_background(wasmeval.ray.run, DEMO_TASKS, DEMO_SAMPLES, tmp_path / "out",
+                                     shards=3, fuel=DEMO_FUEL)
     seen = []
     try:
         _wait_for(lambda: _running_shards(cluster), 120, "shard running")
