@@ -5,7 +5,7 @@ import json
 import pytest
 
 import wasmeval
-from conftest import FIXTURES, REPO, run_cli
+from conftest import DEMO_FUEL, FIXTURES, REPO, run_cli
 
 DEMO_TASKS = REPO / "demo/tasks.jsonl"
 DEMO_SAMPLES = REPO / "demo/samples.jsonl"
@@ -16,7 +16,7 @@ def _verdicts(results):
 
 
 def test_evaluate_gives_the_command_lines_verdicts(demo_run):
-    results = wasmeval.evaluate(DEMO_TASKS, DEMO_SAMPLES, jobs=2)
+    results = wasmeval.evaluate(DEMO_TASKS, DEMO_SAMPLES, jobs=2, fuel=DEMO_FUEL)
     with open(demo_run / "results.jsonl") as lines:
         expected = sorted((json.loads(line) for line in lines), key=lambda r: r["index"])
     assert len(results) == 196
@@ -38,7 +38,7 @@ def test_shards_merged_equal_one_run(tmp_path, demo_run):
     parts = []
     for k in range(3):
         part = tmp_path / f"part{k}"
-        wasmeval.run(DEMO_TASKS, DEMO_SAMPLES, part, jobs=2, shard=(k, 3))
+        wasmeval.run(DEMO_TASKS, DEMO_SAMPLES, part, jobs=2, shard=(k, 3), fuel=DEMO_FUEL)
         parts.append(part)
     assert 0 < len(wasmeval.read_results(parts[0])) < 196
     wasmeval.merge(tmp_path / "merged", parts)
