@@ -22,6 +22,20 @@ export function wasmeval(args) {
   return run;
 }
 
+/**
+ * The budget of every demo run of these tests: the demo's endless loops end ten times sooner than
+ * at the default 1e10, and the browser's runs of the same samples get it too.
+ */
+export const DEMO_FUEL = 1_000_000_000;
+
+/** `wasmeval run` of the demo into the folder `out` (replaced), with `DEMO_FUEL`. */
+export function runDemo(out) {
+  return wasmeval([
+    'run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'),
+    '--out', out, '--fresh', '--fuel', String(DEMO_FUEL),
+  ]);
+}
+
 function check(run, args) {
   if (run.status !== 0) {
     throw new Error(`wasmeval ${args.join(' ')} exited ${run.status}:\n${run.stderr}`);

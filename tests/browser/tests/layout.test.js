@@ -14,7 +14,7 @@ import path from 'node:path';
 import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, waitForOverview, assertNoUncaught } from '../lib/page.js';
-import { REPO, wasmeval, expectedOverview } from '../lib/report.js';
+import { REPO, runDemo, wasmeval, expectedOverview } from '../lib/report.js';
 
 const SCREENSHOTS = path.join(REPO, 'out/browser');
 
@@ -27,10 +27,7 @@ let browser;
 before(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-layout-'));
   demo = path.join(work, 'demo');
-  const run = wasmeval([
-    'run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'),
-    '--out', demo,
-  ]);
+  const run = runDemo(demo);
   assert.equal(run.status, 0, run.stderr);
   bundle = path.join(work, 'bundle.json');
   for (const args of [

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { serve, serveWasmeval } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught, TIMEOUT } from '../lib/page.js';
-import { REPO, wasmeval } from '../lib/report.js';
+import { REPO, runDemo, wasmeval } from '../lib/report.js';
 
 let server; // wasmeval serve --demo
 let staticHost; // the same site on a static file server
@@ -22,10 +22,7 @@ let browser;
 
 before(async () => {
   demoResults = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-demo-'));
-  const demo = wasmeval([
-    'run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'),
-    '--out', demoResults, '--fresh',
-  ]);
+  const demo = runDemo(demoResults);
   assert.equal(demo.status, 0, demo.stderr);
   // 2e9 fuel: an endless loop ends as a timeout in a few seconds.
   server = await serveWasmeval(['--demo', '--results', demoResults, '--jobs', '2', '--fuel', '2000000000']);

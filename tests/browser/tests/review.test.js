@@ -12,7 +12,7 @@ import path from 'node:path';
 import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
-import { REPO, wasmeval } from '../lib/report.js';
+import { REPO, runDemo, wasmeval } from '../lib/report.js';
 
 let work;
 let demo;
@@ -22,13 +22,10 @@ let browser;
 before(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-review-'));
   demo = path.join(work, 'demo');
-  for (const args of [
-    ['run', '--tasks', path.join(REPO, 'demo/tasks.jsonl'), '--samples', path.join(REPO, 'demo/samples.jsonl'), '--out', demo],
-    ['report', demo, '--site', path.join(work, 'site')],
-  ]) {
-    const made = wasmeval(args);
-    assert.equal(made.status, 0, made.stderr);
-  }
+  const ran = runDemo(demo);
+  assert.equal(ran.status, 0, ran.stderr);
+  const made = wasmeval(['report', demo, '--site', path.join(work, 'site')]);
+  assert.equal(made.status, 0, made.stderr);
   server = await serve({ '/': path.join(work, 'site') });
   browser = await launch();
 });

@@ -14,10 +14,10 @@ import path from 'node:path';
 import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
-import { REPO, wasmeval } from '../lib/report.js';
+import { DEMO_FUEL, REPO, wasmeval } from '../lib/report.js';
 
-/** `wasmeval run`'s default limits, which the demo runs with, as the worker reads them. */
-const DEFAULT_LIMITS = { fuel: 10_000_000_000, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
+/** `wasmeval run`'s default limits, as the worker reads them, with the demo runs' budget. */
+const DEMO_LIMITS = { fuel: DEMO_FUEL, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
 /** The limits the hostile corpora's headers assume (runner/tests/it/hostile.rs). */
 const HOSTILE_LIMITS = { fuel: 4_000_000_000, memory: 256 << 20, timeout_ms: 60_000, output: 1 << 20, disk: 64 << 20 };
 const HOSTILE_FLAGS = ['--memory', '256MiB', '--output-limit', '1MiB', '--fuel', '4000000000', '--timeout', '60s'];
@@ -41,7 +41,9 @@ function runAndBundle(name, tasks, samples, flags = []) {
 before(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-sandbox-'));
   site = path.join(work, 'site');
-  const demo = runAndBundle('demo', path.join(REPO, 'demo/tasks.jsonl'), path.join(REPO, 'demo/samples.jsonl'));
+  const demo = runAndBundle('demo', path.join(REPO, 'demo/tasks.jsonl'), path.join(REPO, 'demo/samples.jsonl'), [
+    '--fuel', String(DEMO_FUEL),
+  ]);
   const report = wasmeval(['report', demo, '--site', site, '--with-runtimes']);
   assert.equal(report.status, 0, report.stderr);
   host = await serve({ '/': site });
@@ -109,7 +111,7 @@ test('every Python sample of the demo gets the verdict and the fuel `wasmeval ru
   const started = Date.now();
   const answers = await evaluateInBrowser(
     page,
-    samples.map((sample) => ({ task: tasks.get(sample.task_id), sample, limits: DEFAULT_LIMITS })),
+    samples.map((sample) => ({ task: tasks.get(sample.task_id), sample, limits: DEMO_LIMITS })),
   );
   const seconds = (Date.now() - started) / 1000;
   const nearBudget = [];
@@ -119,7 +121,7 @@ test('every Python sample of the demo gets the verdict and the fuel `wasmeval ru
     const inBrowser = resultOf(answers[i], `sample ${sample.index}`);
     const expected = ran.get(sample.index);
     const fuels = [inBrowser.fuel, expected.fuel];
-    if (fuels.some((f) => f >= 0.9 * DEFAULT_LIMITS.fuel)) {
+    if (fuels.some((f) => f >= 0.9 * DEMO_LIMITS.fuel)) {
       nearBudget.push(`${sample.index} (${sample.task_id}): run ${expected.verdict}, browser ${inBrowser.verdict}`);
       return;
     }
@@ -259,7 +261,7 @@ test('a HumanEval-sized Python run downloads a few chunks of the standard librar
   const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
   const task = bundle.tasks.find((t) => t.id === 'demo/2');
   const sample = { index: 0, task_id: 'demo/2', solution: task.references[0].code };
-  const [answer] = await evaluateInBrowser(page, [{ task, sample, limits: DEFAULT_LIMITS }]);
+  const [answer] = await evaluateInBrowser(page, [{ task, sample, limits: DEMO_LIMITS }]);
   assert.equal(resultOf(answer, 'the reference').verdict, 'passed');
   const fetched = host.requests.slice(before).filter((r) => r.path.includes('.chunks/'));
   const distinct = new Set(fetched.map((r) => r.path));
