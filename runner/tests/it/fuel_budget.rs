@@ -8,10 +8,11 @@
 //!
 //! ```sh
 //! wasmeval run --tasks tests/fixtures/fuel-budget/tasks.jsonl --samples tests/fixtures/fuel-budget/samples.jsonl --out /tmp/fb
-//! wasmeval run --tasks demo/tasks.jsonl --samples demo/samples.jsonl --out /tmp/demo
+//! wasmeval run --tasks demo/tasks.jsonl --samples demo/samples.jsonl --out /tmp/demo --fuel 1e9
 //! ```
 //!
-//! and read `fuel` in `results.jsonl` (per sample; summed for the demo).
+//! and read `fuel` in `results.jsonl` (per sample; for the demo, summed over the samples that are
+//! not `timeout`, and the timeouts counted).
 
 use crate::support::{fixture, repo, results, run};
 
@@ -27,8 +28,12 @@ const TRIVIAL: [(&str, u64, u64); 4] = [
     ("fuel/rust", 1_477, 1_650),
 ];
 
-/// The whole demo run (196 samples, ten of which spend their whole 1e10 budget).
-const DEMO: (u64, u64) = (115_968_760_661, 127_600_000_000);
+/// The demo run with a 1e9 budget: the fuel of its 184 samples that end within the budget. A
+/// timeout spends the budget whatever the path costs, so those are counted instead (below).
+const DEMO: (u64, u64) = (12_234_409_916, 13_450_000_000);
+/// The demo's samples that spend their whole 1e9 budget: its endless loops, and one passing Rust
+/// sample that needs 1.24e9. A slower path turns more of them into timeouts; a faster one fewer.
+const DEMO_TIMEOUTS: usize = 12;
 
 fn how_to_remeasure() -> &'static str {
     "re-measure as runner/tests/it/fuel_budget.rs says, and raise the threshold only if the cost is intended"
@@ -68,16 +73,23 @@ fn the_demo_run_stays_within_its_fuel_budget() {
         &demo.join("tasks.jsonl"),
         &demo.join("samples.jsonl"),
         work.path(),
-        &["--jobs", "2"],
+        &["--jobs", "2", "--fuel", "1e9"],
     );
-    let fuel: u64 = results(work.path())
-        .iter()
-        .map(|r| r["fuel"].as_u64().unwrap())
-        .sum();
+    let results = results(work.path());
+    let (timeouts, within): (Vec<_>, Vec<_>) =
+        results.iter().partition(|r| r["verdict"] == "timeout");
+    let fuel: u64 = within.iter().map(|r| r["fuel"].as_u64().unwrap()).sum();
     let (measured, budget) = DEMO;
     assert!(
         fuel <= budget,
-        "the demo used {fuel} fuel, over its budget of {budget} (measured {measured} on 2026-11-24); {}",
+        "the demo's samples that end within 1e9 used {fuel} fuel, over their budget of {budget} \
+         (measured {measured} on 2026-11-26); {}",
+        how_to_remeasure()
+    );
+    assert_eq!(
+        timeouts.len(),
+        DEMO_TIMEOUTS,
+        "the demo's timeouts at 1e9 changed; {}",
         how_to_remeasure()
     );
 }
