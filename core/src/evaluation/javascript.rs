@@ -17,14 +17,13 @@
 //!
 //! Judging is [`crate::judging::javascript`]'s.
 
-use super::{Guest, Job, JobFile, Run, RunWithin};
-use crate::judging::calls::{Expected, Truthiness};
-use crate::judging::javascript::{is_identifier, judge_assertion, judge_call};
+use super::{Guest, Job, JobFile, OneExecutionPerCase, RunWithin};
+use crate::judging::calls::Truthiness;
+use crate::judging::javascript::is_identifier;
 use crate::judging::token::Token;
-use crate::judging::{CaseLog, Outcome};
-use crate::results::Verdict;
+use crate::judging::CaseLog;
 use crate::sample::Sample;
-use crate::task::{Task, TestSuite};
+use crate::task::Task;
 
 /// The prelude, written into every job folder.
 pub const PRELUDE: &str = include_str!("../../../guests/js/prelude.js");
@@ -59,68 +58,32 @@ pub fn run_case_suites<E>(
     log: &mut CaseLog,
 ) -> Result<Option<String>, E> {
     let candidate = task.with_prelude(sample.program(task));
-    for suite in &task.tests {
-        match suite {
-            TestSuite::Assertions { setup, cases } => {
-                for case in cases {
-                    if let Some(skipped) = log.not_run(&case.name) {
-                        log.push(skipped);
-                        continue;
-                    }
-                    let source = format!("{candidate}\n{setup}\n{}\n", case.code);
-                    let program = job(&source, &["--token", token.as_str(), "/job/program.js"]);
-                    let execution = run(Run::Alone(&program), log)?;
-                    let outcome = judge_assertion(&execution, token);
-                    super::record_reported(log, &case.name, &execution, token, outcome);
-                }
-            }
-            TestSuite::Calls {
-                setup,
-                entry_point,
-                tolerance,
-                cases,
-            } => {
-                let source = format!("{candidate}\n{setup}\n");
-                for case in cases {
-                    if let Some(skipped) = log.not_run(&case.name) {
-                        log.push(skipped);
-                        continue;
-                    }
-                    if !is_identifier(entry_point) {
-                        log.push(
-                            Outcome::new(
-                                Verdict::HarnessError,
-                                format!(
-                                    "the entry point `{entry_point}` is not a JavaScript identifier"
-                                ),
-                            )
-                            .into_case(case.name.as_str()),
-                        );
-                        continue;
-                    }
-                    let args = serde_json::to_string(&case.args).unwrap_or_default();
-                    let call = [
-                        "--token",
-                        token.as_str(),
-                        "--call",
-                        entry_point.as_str(),
-                        "--args",
-                        &args,
-                        "/job/program.js",
-                    ];
-                    let execution = run(Run::Alone(&job(&source, &call)), log)?;
-                    let expected = Expected::of(case, *tolerance, Truthiness::JavaScript);
-                    let outcome = judge_call(&execution, token, &expected);
-                    super::record_reported(log, &case.name, &execution, token, outcome);
-                }
-            }
-            // Run as whole programs by the drive.
-            TestSuite::Io { .. } => {}
-            // MBUPP's alternatives are Python's.
-            TestSuite::Alternatives { sets, .. } => super::refuse_alternatives(sets, log),
-        }
-    }
-    Ok(None)
+    let assertion = |setup: &str, code: &str| {
+        let source = format!("{candidate}\n{setup}\n{code}\n");
+        job(&source, &["--token", token.as_str(), "/job/program.js"])
+    };
+    let call = |setup: &str, entry_point: &str, args: &str| {
+        let source = format!("{candidate}\n{setup}\n");
+        let call = [
+            "--token",
+            token.as_str(),
+            "--call",
+            entry_point,
+            "--args",
+            args,
+        ];
+        job(&source, &[&call[..], &["/job/program.js"]].concat())
+    };
+    let guest = OneExecutionPerCase {
+        assertion: &assertion,
+        call: &call,
+        entry_point_error: |name| {
+            (!is_identifier(name))
+                .then(|| format!("the entry point `{name}` is not a JavaScript identifier"))
+        },
+        truthiness: Truthiness::JavaScript,
+    };
+    super::run_cases_one_by_one(task, &guest, token, run, log)
 }
 
 /// The whole program, run for `io` cases.

@@ -23,14 +23,12 @@
 //! The guest reports in the JavaScript guest's `ok`/`assertion`/`value` lines, so judging is
 //! [`crate::judging::javascript`]'s.
 
-use super::{Guest, Job, JobFile, Run, RunWithin};
-use crate::judging::calls::{Expected, Truthiness};
-use crate::judging::javascript::{judge_assertion, judge_call};
+use super::{Guest, Job, JobFile, OneExecutionPerCase, RunWithin};
+use crate::judging::calls::Truthiness;
 use crate::judging::token::Token;
-use crate::judging::{CaseLog, Outcome};
-use crate::results::Verdict;
+use crate::judging::CaseLog;
 use crate::sample::Sample;
-use crate::task::{Task, TestSuite};
+use crate::task::Task;
 use std::hash::Hasher;
 
 /// The luaunit stand-in, written into every job folder.
@@ -105,83 +103,49 @@ pub fn run_case_suites<E>(
 ) -> Result<Option<String>, E> {
     let candidate = task.with_prelude(sample.program(task));
     let scope = scope_name(token);
-    for suite in &task.tests {
-        match suite {
-            TestSuite::Assertions { setup, cases } => {
-                for case in cases {
-                    if let Some(skipped) = log.not_run(&case.name) {
-                        log.push(skipped);
-                        continue;
-                    }
-                    // MultiPL-E's tests come alone: their lines then start right after the
-                    // program's, as MultiPL-E joins them.
-                    let tests = match setup.is_empty() {
-                        true => case.code.clone(),
-                        false => format!("{setup}\n{}", case.code),
-                    };
-                    let args = [
-                        "--token",
-                        token.as_str(),
-                        "--tests",
-                        "/job/tests.lua",
-                        "--scope",
-                        &scope,
-                    ];
-                    let program = job(&candidate, Some(&tests), &args);
-                    let execution = run(Run::Alone(&program), log)?;
-                    let outcome = judge_assertion(&execution, token);
-                    super::record_reported(log, &case.name, &execution, token, outcome);
-                }
-            }
-            TestSuite::Calls {
-                setup,
-                entry_point,
-                tolerance,
-                cases,
-            } => {
-                let source = match setup.is_empty() {
-                    true => candidate.clone(),
-                    false => format!("{candidate}\n{setup}"),
-                };
-                for case in cases {
-                    if let Some(skipped) = log.not_run(&case.name) {
-                        log.push(skipped);
-                        continue;
-                    }
-                    if !is_lua_name(entry_point) {
-                        log.push(
-                            Outcome::new(
-                                Verdict::HarnessError,
-                                format!("the entry point `{entry_point}` is not a Lua name"),
-                            )
-                            .into_case(case.name.as_str()),
-                        );
-                        continue;
-                    }
-                    let args = serde_json::to_string(&case.args).unwrap_or_default();
-                    let call = [
-                        "--calls",
-                        "/job/calls.lua",
-                        "--token",
-                        token.as_str(),
-                        "--call",
-                        entry_point.as_str(),
-                        "--args",
-                        &args,
-                    ];
-                    let execution = run(Run::Alone(&job(&source, None, &call)), log)?;
-                    let expected = Expected::of(case, *tolerance, Truthiness::Lua);
-                    let outcome = judge_call(&execution, token, &expected);
-                    super::record_reported(log, &case.name, &execution, token, outcome);
-                }
-            }
-            // Run as whole programs by the drive.
-            TestSuite::Io { .. } => {}
-            // MBUPP's alternatives are Python's.
-            TestSuite::Alternatives { sets, .. } => super::refuse_alternatives(sets, log),
-        }
-    }
-    Ok(None)
+    let assertion = |setup: &str, code: &str| {
+        // MultiPL-E's tests come alone: their lines then start right after the program's, as
+        // MultiPL-E joins them.
+        let tests = match setup.is_empty() {
+            true => code.to_string(),
+            false => format!("{setup}\n{code}"),
+        };
+        let args = [
+            "--token",
+            token.as_str(),
+            "--tests",
+            "/job/tests.lua",
+            "--scope",
+            &scope,
+        ];
+        job(&candidate, Some(&tests), &args)
+    };
+    let call = |setup: &str, entry_point: &str, args: &str| {
+        let source = match setup.is_empty() {
+            true => candidate.clone(),
+            false => format!("{candidate}\n{setup}"),
+        };
+        let call = [
+            "--calls",
+            "/job/calls.lua",
+            "--token",
+            token.as_str(),
+            "--call",
+            entry_point,
+            "--args",
+            args,
+        ];
+        job(&source, None, &call)
+    };
+    let guest = OneExecutionPerCase {
+        assertion: &assertion,
+        call: &call,
+        entry_point_error: |name| {
+            (!is_lua_name(name)).then(|| format!("the entry point `{name}` is not a Lua name"))
+        },
+        truthiness: Truthiness::Lua,
+    };
+    super::run_cases_one_by_one(task, &guest, token, run, log)
 }
 
 /// The whole program, run for `io` cases.

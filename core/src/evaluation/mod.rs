@@ -273,6 +273,82 @@ pub fn refuse_alternatives(sets: &[crate::task::AssertionSet], log: &mut CaseLog
     );
 }
 
+/// What a guest that runs each assertion and `calls` case as an execution of its own (JavaScript,
+/// Lua) builds for a case; [`run_cases_one_by_one`] runs and judges them. Both guests report in
+/// the same token lines, judged by [`crate::judging::javascript`].
+pub struct OneExecutionPerCase<'a> {
+    /// The job of an assertion case, from its suite's setup and the case's code.
+    pub assertion: &'a dyn Fn(&str, &str) -> Job,
+    /// The job of a `calls` case, from its suite's setup, the entry point and the arguments as
+    /// JSON.
+    pub call: &'a dyn Fn(&str, &str, &str) -> Job,
+    /// `None` when the guest can call an entry point of this name, else why it cannot (a
+    /// harness error for each of its cases).
+    pub entry_point_error: fn(&str) -> Option<String>,
+    /// Which returned values count as true where a case expects a truth value.
+    pub truthiness: crate::judging::calls::Truthiness,
+}
+
+/// Runs and judges `task`'s assertion and `calls` suites into `log`, one execution per case
+/// built by `guest`, through `run`; `io` suites are the drive's.
+pub fn run_cases_one_by_one<E>(
+    task: &Task,
+    guest: &OneExecutionPerCase<'_>,
+    token: &crate::judging::token::Token,
+    run: &mut RunWithin<'_, E>,
+    log: &mut CaseLog,
+) -> Result<Option<String>, E> {
+    use crate::judging::calls::Expected;
+    use crate::judging::javascript::{judge_assertion, judge_call};
+    for suite in &task.tests {
+        match suite {
+            TestSuite::Assertions { setup, cases } => {
+                for case in cases {
+                    if let Some(skipped) = log.not_run(&case.name) {
+                        log.push(skipped);
+                        continue;
+                    }
+                    let job = (guest.assertion)(setup, &case.code);
+                    let execution = run(Run::Alone(&job), log)?;
+                    let outcome = judge_assertion(&execution, token);
+                    record_reported(log, &case.name, &execution, token, outcome);
+                }
+            }
+            TestSuite::Calls {
+                setup,
+                entry_point,
+                tolerance,
+                cases,
+            } => {
+                for case in cases {
+                    if let Some(skipped) = log.not_run(&case.name) {
+                        log.push(skipped);
+                        continue;
+                    }
+                    if let Some(error) = (guest.entry_point_error)(entry_point) {
+                        log.push(
+                            Outcome::new(Verdict::HarnessError, error)
+                                .into_case(case.name.as_str()),
+                        );
+                        continue;
+                    }
+                    let args = serde_json::to_string(&case.args).unwrap_or_default();
+                    let job = (guest.call)(setup, entry_point, &args);
+                    let execution = run(Run::Alone(&job), log)?;
+                    let expected = Expected::of(case, *tolerance, guest.truthiness);
+                    let outcome = judge_call(&execution, token, &expected);
+                    record_reported(log, &case.name, &execution, token, outcome);
+                }
+            }
+            // Run as whole programs by the drive.
+            TestSuite::Io { .. } => {}
+            // MBUPP's alternatives are Python's.
+            TestSuite::Alternatives { sets, .. } => refuse_alternatives(sets, log),
+        }
+    }
+    Ok(None)
+}
+
 /// An interpreter guest's [`Route`]: jobs from [`python`] or [`javascript`], run by an
 /// [`Executor`] within the sample's `budget`.
 pub struct Interpreted<'a, E> {
