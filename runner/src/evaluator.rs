@@ -55,6 +55,81 @@ pub struct Evaluator<'a> {
     pub compile_limits: CompileLimits,
 }
 
+/// The interpreter guests of the languages a run wants, each found in its runtime folder and
+/// loaded: `None` when not wanted, `Some(Err)` when missing or not loadable. The one place that
+/// finds and loads them, for `run` (which needs every one it wants) and for servers and
+/// embedders (which take what there is).
+pub(crate) struct Interpreters {
+    pub python: Option<anyhow::Result<PythonRuntime>>,
+    /// JavaScript's, which TypeScript shares.
+    pub javascript: Option<anyhow::Result<JsRuntime>>,
+    pub ruby: Option<anyhow::Result<RubyRuntime>>,
+    pub lua: Option<anyhow::Result<LuaRuntime>>,
+}
+
+impl Interpreters {
+    /// Finds the runtimes of the languages `wanted` accepts, announces in one line the modules
+    /// that are not in the cache yet, then loads them (compiling those). With `all_or_none`, a
+    /// runtime that is not installed is an error before anything is compiled.
+    pub(crate) fn load(
+        sandbox: &Sandbox,
+        runtime: &crate::cli::RuntimeArgs,
+        wanted: impl Fn(Language) -> bool,
+        all_or_none: bool,
+    ) -> anyhow::Result<Interpreters> {
+        use crate::sandbox::cache;
+        let cache_dir = runtime.module_cache_dir();
+        fn found<F>(
+            wanted: bool,
+            all_or_none: bool,
+            find: impl FnOnce() -> anyhow::Result<F>,
+        ) -> anyhow::Result<Option<anyhow::Result<F>>> {
+            match wanted {
+                false => Ok(None),
+                true => match find() {
+                    Err(error) if all_or_none => Err(error),
+                    found => Ok(Some(found)),
+                },
+            }
+        }
+        let python = found(wanted(Language::Python), all_or_none, || {
+            PythonRuntime::find(sandbox, &runtime.runtime_dir(), &cache_dir)
+        })?;
+        let javascript = found(
+            wanted(Language::Javascript) || wanted(Language::Typescript),
+            all_or_none,
+            || JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &cache_dir),
+        )?;
+        let ruby = found(wanted(Language::Ruby), all_or_none, || {
+            RubyRuntime::find(sandbox, &runtime.ruby_runtime_dir(), &cache_dir)
+        })?;
+        let lua = found(wanted(Language::Lua), all_or_none, || {
+            LuaRuntime::find(sandbox, &runtime.lua_runtime_dir(), &cache_dir)
+        })?;
+        fn to_compile<F>(
+            found: &Option<anyhow::Result<F>>,
+            size: fn(&F) -> Option<u64>,
+        ) -> Option<u64> {
+            size(found.as_ref()?.as_ref().ok()?)
+        }
+        cache::announce(
+            &[
+                to_compile(&python, |p| p.to_compile()),
+                to_compile(&javascript, |js| js.to_compile()),
+                to_compile(&ruby, |rb| rb.to_compile()),
+                to_compile(&lua, |lua| lua.to_compile()),
+            ],
+            &cache_dir,
+        );
+        Ok(Interpreters {
+            python: python.map(|p| p.and_then(|p| p.load(sandbox, &cache_dir))),
+            javascript: javascript.map(|js| js.and_then(|js| js.load(sandbox, &cache_dir))),
+            ruby: ruby.map(|rb| rb.and_then(|rb| rb.load(sandbox, &cache_dir))),
+            lua: lua.map(|lua| lua.and_then(|lua| lua.load(sandbox, &cache_dir))),
+        })
+    }
+}
+
 impl<'a> Evaluator<'a> {
     /// An evaluator with every runtime this machine has (for a server or a library, which do not
     /// know their samples' languages in advance): a missing one leaves its languages out, says
@@ -67,63 +142,42 @@ impl<'a> Evaluator<'a> {
         allow_unconfined_compilation: bool,
         helper: &std::path::Path,
     ) -> (Evaluator<'a>, Vec<Language>) {
-        use crate::sandbox::cache;
         let module_cache = runtime.module_cache_dir();
         let mut languages = Vec::new();
-        // Found first, loaded after: what is not in the cache yet is announced in one line.
-        let python = PythonRuntime::find(sandbox, &runtime.runtime_dir(), &module_cache);
-        let javascript = JsRuntime::find(sandbox, &runtime.js_runtime_dir(), &module_cache);
-        let ruby = RubyRuntime::find(sandbox, &runtime.ruby_runtime_dir(), &module_cache);
-        let lua = LuaRuntime::find(sandbox, &runtime.lua_runtime_dir(), &module_cache);
-        cache::announce(
-            &[
-                python.as_ref().ok().and_then(|p| p.to_compile()),
-                javascript.as_ref().ok().and_then(|js| js.to_compile()),
-                ruby.as_ref().ok().and_then(|rb| rb.to_compile()),
-                lua.as_ref().ok().and_then(|lua| lua.to_compile()),
-            ],
-            &module_cache,
+        let interpreters = Interpreters::load(sandbox, runtime, |_| true, false)
+            .expect("a runtime that is missing is left out, not an error");
+        // A runtime that is missing or cannot load leaves its languages out, and says why.
+        fn available<T>(
+            runtime: Option<anyhow::Result<T>>,
+            name: &str,
+            runs: &[Language],
+            languages: &mut Vec<Language>,
+        ) -> Option<T> {
+            match runtime? {
+                Ok(runtime) => {
+                    languages.extend(runs);
+                    Some(runtime)
+                }
+                Err(error) => {
+                    eprintln!("wasmeval: no {name}: {error:#}");
+                    None
+                }
+            }
+        }
+        let python = available(
+            interpreters.python,
+            "Python",
+            &[Language::Python],
+            &mut languages,
         );
-        let python = match python.and_then(|p| p.load(sandbox, &module_cache)) {
-            Ok(python) => {
-                languages.push(Language::Python);
-                Some(python)
-            }
-            Err(error) => {
-                eprintln!("wasmeval: no Python: {error:#}");
-                None
-            }
-        };
-        let javascript = match javascript.and_then(|js| js.load(sandbox, &module_cache)) {
-            Ok(js) => {
-                languages.extend([Language::Javascript, Language::Typescript]);
-                Some(js)
-            }
-            Err(error) => {
-                eprintln!("wasmeval: no JavaScript: {error:#}");
-                None
-            }
-        };
-        let ruby = match ruby.and_then(|rb| rb.load(sandbox, &module_cache)) {
-            Ok(ruby) => {
-                languages.push(Language::Ruby);
-                Some(ruby)
-            }
-            Err(error) => {
-                eprintln!("wasmeval: no Ruby: {error:#}");
-                None
-            }
-        };
-        let lua = match lua.and_then(|lua| lua.load(sandbox, &module_cache)) {
-            Ok(lua) => {
-                languages.push(Language::Lua);
-                Some(lua)
-            }
-            Err(error) => {
-                eprintln!("wasmeval: no Lua: {error:#}");
-                None
-            }
-        };
+        let javascript = available(
+            interpreters.javascript,
+            "JavaScript",
+            &[Language::Javascript, Language::Typescript],
+            &mut languages,
+        );
+        let ruby = available(interpreters.ruby, "Ruby", &[Language::Ruby], &mut languages);
+        let lua = available(interpreters.lua, "Lua", &[Language::Lua], &mut languages);
         let toolchains = match Toolchains::detect_with_helper(
             &runtime.compiled_dir(),
             allow_unconfined_compilation,

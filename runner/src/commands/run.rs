@@ -5,15 +5,11 @@ use crate::atomic_file;
 use crate::child_evaluators::{ChildEvaluators, WorkerSetup};
 use crate::cli::{LimitArgs, RuntimeArgs};
 use crate::errors::ExpectedError::BadInput;
-use crate::evaluator::{can_run, Evaluator};
+use crate::evaluator::{can_run, Evaluator, Interpreters};
 use crate::input;
 use crate::input::SampleLine;
-use crate::languages::javascript::JsRuntime;
-use crate::languages::lua::LuaRuntime;
-use crate::languages::python::PythonRuntime;
-use crate::languages::ruby::RubyRuntime;
 use crate::languages::typescript::TypeScript;
-use crate::sandbox::{cache, Sandbox};
+use crate::sandbox::Sandbox;
 use crate::store::{FolderLock, ResultStore, RunManifest};
 use crate::toolchain::{CompileLimits, Toolchains};
 use crate::worker_pool::run_pool;
@@ -312,56 +308,11 @@ pub(crate) fn load_evaluator<'s>(
 ) -> anyhow::Result<Evaluator<'s>> {
     let module_cache = runtime.module_cache_dir();
     let needs = |language| languages.contains(&language);
-    // Found first, loaded after: what is not in the cache yet is announced in one line.
-    let python = match needs(Language::Python) {
-        true => Some(PythonRuntime::find(
-            sandbox,
-            &runtime.runtime_dir(),
-            &module_cache,
-        )?),
-        false => None,
-    };
-    let javascript = match needs(Language::Javascript) || needs(Language::Typescript) {
-        true => Some(JsRuntime::find(
-            sandbox,
-            &runtime.js_runtime_dir(),
-            &module_cache,
-        )?),
-        false => None,
-    };
-    let ruby = match needs(Language::Ruby) {
-        true => Some(RubyRuntime::find(
-            sandbox,
-            &runtime.ruby_runtime_dir(),
-            &module_cache,
-        )?),
-        false => None,
-    };
-    let lua = match needs(Language::Lua) {
-        true => Some(LuaRuntime::find(
-            sandbox,
-            &runtime.lua_runtime_dir(),
-            &module_cache,
-        )?),
-        false => None,
-    };
-    cache::announce(
-        &[
-            python.as_ref().and_then(|p| p.to_compile()),
-            javascript.as_ref().and_then(|js| js.to_compile()),
-            ruby.as_ref().and_then(|rb| rb.to_compile()),
-            lua.as_ref().and_then(|lua| lua.to_compile()),
-        ],
-        &module_cache,
-    );
-    let ruby = ruby.map(|rb| rb.load(sandbox, &module_cache)).transpose()?;
-    let lua = lua
-        .map(|lua| lua.load(sandbox, &module_cache))
-        .transpose()?;
-    let python = python.map(|p| p.load(sandbox, &module_cache)).transpose()?;
-    let javascript = javascript
-        .map(|js| js.load(sandbox, &module_cache))
-        .transpose()?;
+    let interpreters = Interpreters::load(sandbox, runtime, needs, true)?;
+    let python = interpreters.python.transpose()?;
+    let javascript = interpreters.javascript.transpose()?;
+    let ruby = interpreters.ruby.transpose()?;
+    let lua = interpreters.lua.transpose()?;
     let compiled = [Language::Rust, Language::C, Language::Cpp, Language::Go];
     let toolchains = match compiled.into_iter().any(needs) {
         true => Some(
