@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What `wasmeval generate` adds to the model server's own time: the same requests sent by a
 plain Python client and by `wasmeval generate` (without and with --evaluate), against the local
-llama-server of scripts/llm-server (Gemma 3 270M, answers forced to one short program by a
-grammar so that every request generates the same tokens).
+llama-server of scripts/llm-server (the tiny model of tests/llm/make_model.py, answers forced to
+one short program by a grammar so that every request generates the same tokens).
 
     python3 bench/generate.py [--samples 64] [--concurrency 4] [--bin target/release/wasmeval]
 
@@ -54,7 +54,7 @@ def main():
     tasks = [json.loads(line) for line in TASKS.read_text().splitlines()]
     per_task = args.samples // len(tasks)
     prompt = "Generate a Python code to solve the problem!\n\n{}"
-    bodies = [{"model": "gemma", "messages": [{"role": "user", "content": prompt.format(t["prompt"])}],
+    bodies = [{"model": "tiny", "messages": [{"role": "user", "content": prompt.format(t["prompt"])}],
                "temperature": 0.0, "top_p": 0.95, "max_tokens": 48, "grammar": grammar}
               for t in tasks for _ in range(per_task)]
     total = len(bodies)
@@ -67,7 +67,7 @@ def main():
             out = pathlib.Path(scratch) / "samples.jsonl"
             started = time.monotonic()
             subprocess.run([args.bin, "generate", "--tasks", str(TASKS), "--endpoint", url,
-                            "--model", "gemma", "--temperature", "0", "--max-tokens", "48",
+                            "--model", "tiny", "--temperature", "0", "--max-tokens", "48",
                             "--n", str(per_task), "--concurrency", str(args.concurrency),
                             "--extra-body", json.dumps({"grammar": grammar}), "--out", str(out),
                             *extra], check=True, capture_output=True)

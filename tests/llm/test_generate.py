@@ -1,7 +1,8 @@
-"""`wasmeval generate` and `wasmeval grade` against a real llama-server (Gemma 3 270M, a base
-model) behind a fault-injecting proxy. Content is checked through /v1/completions; the chat
-protocol, feedback loops, extraction and grade parsing through answers forced with llama.cpp's
-`grammar` (--extra-body), which makes them deterministic whatever the model prefers."""
+"""`wasmeval generate` and `wasmeval grade` against a real llama-server behind a fault-injecting
+proxy. The server runs the tiny model of make_model.py, whose answer ignores the prompt: every
+answer is forced with llama.cpp's `grammar` (--extra-body), through /v1/completions and the chat
+API, so the protocols, feedback loops, extraction and grade parsing are checked on deterministic
+answers."""
 
 import json
 import os
@@ -29,18 +30,19 @@ def forced_generate(binary, proxy, out, *extra, endpoint=None, env=None, check=T
     """generate on the two forced tasks through the chat API, every answer `return a - b`."""
     return wasmeval(binary, "generate", "--tasks", FORCED_TASKS, "--endpoint",
                     endpoint or proxy.url,
-                    "--model", "gemma", "--temperature", "0", "--max-tokens", "48",
+                    "--model", "tiny", "--temperature", "0", "--max-tokens", "48",
                     "--extra-body", grammar_body("subtract.gbnf"), "--out", out, *extra,
                     env=env, check=check)
 
 
-def test_a_base_model_completes_a_prompt_and_the_sample_passes(wasmeval_bin, proxy, tmp_path):
+def test_a_completion_joined_to_its_prompt_passes(wasmeval_bin, proxy, tmp_path):
     out = tmp_path / "samples.jsonl"
     wasmeval(wasmeval_bin, "generate", "--tasks", COMPLETION_TASKS, "--endpoint", proxy.url,
-             "--model", "gemma", "--api", "completions", "--temperature", "0",
-             "--max-tokens", "32", "--evaluate", "--out", out)
+             "--model", "tiny", "--api", "completions", "--temperature", "0",
+             "--max-tokens", "32", "--extra-body", grammar_body("add.gbnf"), "--evaluate",
+             "--out", out)
     [sample] = read_jsonl(out)
-    # Greedy Gemma 3 270M continues the docstring with the sum.
+    # add.gbnf forces the completion; joined to the prompt it is the passing program.
     assert "return a + b" in sample["completion"], sample
     assert sample["extraction"] == "whole_answer"
     assert sample["template"] == "completion"
@@ -92,7 +94,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_sample(wasmeval_bin,
     # Every answer takes at least 0.4 s, so the kill lands in the middle.
     proxy.faults([{"delay": 0.4}] * 40)
     args = [wasmeval_bin, "generate", "--tasks", FORCED_TASKS, "--endpoint", proxy.url,
-            "--model", "gemma", "--temperature", "0", "--max-tokens", "48", "--n", "6",
+            "--model", "tiny", "--temperature", "0", "--max-tokens", "48", "--n", "6",
             "--concurrency", "2", "--extra-body", grammar_body("subtract.gbnf"), "--out", out]
     first = subprocess.Popen(list(map(str, args)), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
@@ -152,7 +154,7 @@ def test_refusals_name_the_endpoint_and_model_and_never_the_key(wasmeval_bin, pr
     run = forced_generate(wasmeval_bin, proxy, out, "--api-key-env", "WASMEVAL_TEST_KEY",
                           "--limit", "1", endpoint=proxy.url + "/nowhere/chat/completions",
                           env=env, check=False)
-    assert run.returncode == 2 and "answered 404" in run.stderr and "`gemma`" in run.stderr
+    assert run.returncode == 2 and "answered 404" in run.stderr and "`tiny`" in run.stderr
     # The key went in the header, and nowhere else.
     proxy.reset()
     run = forced_generate(wasmeval_bin, proxy, out, "--api-key-env", "WASMEVAL_TEST_KEY",
@@ -178,14 +180,14 @@ def test_grades_come_from_the_report_alone_with_level_probabilities(wasmeval_bin
     forced_generate(wasmeval_bin, proxy, samples)
     proxy.reset()
     wasmeval(wasmeval_bin, "grade", "--samples", samples, "--tasks", FORCED_TASKS,
-             "--endpoint", proxy.url, "--model", "gemma", "--max-tokens", "24",
+             "--endpoint", proxy.url, "--model", "tiny", "--max-tokens", "24",
              "--grader-extra-body", grammar_body("grades.gbnf"))
     graded = read_jsonl(tmp_path / "samples.graded.jsonl")
     assert len(graded) == 2
     for sample in graded:
         grades, grading = sample["grades"], sample["grading"]
         assert grades["accuracy"] in (1, 2, 3, 4) and grades["completeness"] in (1, 2, 3, 4)
-        assert grading["tries"] == 1 and grading["model"] == "gemma"
+        assert grading["tries"] == 1 and grading["model"] == "tiny"
         assert grading["report"] is not None
         for levels in grading["distribution"].values():
             assert len(levels) == 4 and abs(sum(levels) - 1) < 1e-9
@@ -213,7 +215,7 @@ def test_answers_that_never_parse_leave_the_sample_ungraded(wasmeval_bin, proxy,
     forced_generate(wasmeval_bin, proxy, samples, "--limit", "1")
     proxy.reset()
     run = wasmeval(wasmeval_bin, "grade", "--samples", samples, "--tasks", FORCED_TASKS,
-                   "--endpoint", proxy.url, "--model", "gemma", "--max-tokens", "16",
+                   "--endpoint", proxy.url, "--model", "tiny", "--max-tokens", "16",
                    "--tries", "2", "--grader-extra-body", grammar_body("grades_out_of_scale.gbnf"))
     assert "0 of 1 samples graded" in run.stdout
     [sample] = read_jsonl(tmp_path / "samples.graded.jsonl")
@@ -229,7 +231,7 @@ def test_a_killed_grading_resumes_from_its_journal(wasmeval_bin, proxy, tmp_path
     proxy.reset()
     proxy.faults([{"delay": 0.3}] * 40)
     args = [wasmeval_bin, "grade", "--samples", samples, "--tasks", FORCED_TASKS,
-            "--endpoint", proxy.url, "--model", "gemma", "--max-tokens", "16",
+            "--endpoint", proxy.url, "--model", "tiny", "--max-tokens", "16",
             "--concurrency", "2", "--grader-extra-body", grammar_body("grades.gbnf")]
     journal = tmp_path / "samples.graded.jsonl.partial"
     first = subprocess.Popen(list(map(str, args)), stdout=subprocess.DEVNULL,
