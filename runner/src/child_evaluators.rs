@@ -71,8 +71,8 @@ enum Reply {
     Error(String),
 }
 
-/// Child processes evaluating samples, started as workers ask for them (one per worker thread of
-/// the pool) and ended when this is dropped.
+/// Child processes evaluating samples, one per worker thread of the pool, ended when this is
+/// dropped.
 pub struct ChildEvaluators {
     executable: PathBuf,
     setup: String,
@@ -87,21 +87,33 @@ struct Worker {
 }
 
 impl ChildEvaluators {
-    /// Children of `executable` (the wasmeval binary) loading what `setup` names.
-    pub fn new(executable: PathBuf, setup: &WorkerSetup) -> anyhow::Result<Self> {
-        Ok(ChildEvaluators {
+    /// `count` children of `executable` (the wasmeval binary), each loaded with what `setup`
+    /// names before this returns. They load side by side, and a child that cannot load stops the
+    /// run before its first sample.
+    pub fn start(executable: PathBuf, setup: &WorkerSetup, count: usize) -> anyhow::Result<Self> {
+        let children = ChildEvaluators {
             executable,
             setup: serde_json::to_string(setup)?,
             idle: Mutex::new(Vec::new()),
-        })
+        };
+        let loading = (0..count)
+            .map(|_| children.spawn())
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let ready = loading
+            .into_iter()
+            .map(Worker::loaded)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        *children.idle.lock().unwrap_or_else(|p| p.into_inner()) = ready;
+        Ok(children)
     }
 
-    /// `sample`'s result against `task`, from an idle child (or a new one).
+    /// `sample`'s result against `task`, from an idle child.
     pub fn evaluate(&self, task: &Task, sample: &Sample) -> anyhow::Result<SampleResult> {
         let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        // One child per worker thread was started, so one is idle; a new one is a backstop.
         let mut worker = match idle {
             Some(worker) => worker,
-            None => self.start()?,
+            None => self.spawn()?.loaded()?,
         };
         let pid = worker.process.id();
         let reply = worker
@@ -126,8 +138,8 @@ impl ChildEvaluators {
         }
     }
 
-    /// Starts a child and waits until it has loaded its runtimes.
-    fn start(&self) -> anyhow::Result<Worker> {
+    /// Starts a child and sends it the setup: it starts loading its runtimes.
+    fn spawn(&self) -> anyhow::Result<Worker> {
         let mut process = Command::new(&self.executable)
             .arg(SUBCOMMAND)
             .stdin(Stdio::piped())
@@ -143,23 +155,40 @@ impl ChildEvaluators {
             requests: BufWriter::new(stdin),
             replies: BufReader::new(stdout),
         };
-        match worker
-            .ask(&self.setup)
-            .context("a worker process ended while loading the runtimes")?
-        {
-            Reply::Ready => Ok(worker),
-            Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
-            Reply::Result(_) => anyhow::bail!("a worker process answered out of turn"),
-        }
+        worker.send(&self.setup)?;
+        Ok(worker)
     }
 }
 
 impl Worker {
+    /// The worker once it has loaded its runtimes (its answer to the setup).
+    fn loaded(mut self) -> anyhow::Result<Worker> {
+        let pid = self.process.id();
+        match self.receive().with_context(|| {
+            format!(
+                "the worker process {pid} ended while loading the runtimes; run the same \
+                 command again to resume"
+            )
+        })? {
+            Reply::Ready => Ok(self),
+            Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
+            Reply::Result(_) => anyhow::bail!("worker process {pid} answered out of turn"),
+        }
+    }
+
     /// Sends one line and reads the reply.
     fn ask(&mut self, line: &str) -> anyhow::Result<Reply> {
+        self.send(line)?;
+        self.receive()
+    }
+
+    fn send(&mut self, line: &str) -> anyhow::Result<()> {
         self.requests.write_all(line.as_bytes())?;
         self.requests.write_all(b"\n")?;
-        self.requests.flush()?;
+        Ok(self.requests.flush()?)
+    }
+
+    fn receive(&mut self) -> anyhow::Result<Reply> {
         let mut reply = String::new();
         if self.replies.read_line(&mut reply)? == 0 {
             let status = self.process.wait()?;

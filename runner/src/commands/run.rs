@@ -423,7 +423,11 @@ fn execute(
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
     let mut plain = PlainProgress::new(to_run);
     let max_sample_bytes = args.max_sample_bytes;
-    let children = child_evaluators(args, plan, workers)?;
+    let children = child_evaluators(
+        args,
+        plan,
+        workers.min(usize::try_from(to_run).unwrap_or(usize::MAX)),
+    )?;
     run_pool(
         work,
         workers,
@@ -481,7 +485,7 @@ fn child_evaluators(
         languages: plan.languages.clone(),
         module_digests: crate::sandbox::cache::digests_read(),
     };
-    ChildEvaluators::new(executable, &setup).map(Some)
+    ChildEvaluators::start(executable, &setup, workers).map(Some)
 }
 
 /// Progress as plain lines on stderr when it is not a terminal: one every
