@@ -31,8 +31,9 @@ const TRIVIAL: [(&str, u64, u64); 4] = [
 /// The demo run with a 1e9 budget: the fuel of its 184 samples that end within the budget. A
 /// timeout spends the budget whatever the path costs, so those are counted instead (below).
 const DEMO: (u64, u64) = (12_234_409_916, 13_450_000_000);
-/// The demo's samples that spend their whole 1e9 budget: its endless loops, and one passing Rust
-/// sample that needs 1.24e9. A slower path turns more of them into timeouts; a faster one fewer.
+/// The demo's samples that spend their whole 1e9 budget: its endless loops, an output flood, and
+/// one passing Rust sample that needs 1.24e9. A slower path turns more of them into timeouts; a
+/// faster one fewer.
 const DEMO_TIMEOUTS: usize = 12;
 
 fn how_to_remeasure() -> &'static str {

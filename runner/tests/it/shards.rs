@@ -25,7 +25,7 @@ const SAMPLES: usize = 90;
 #[test]
 fn three_parts_merged_equal_the_single_run_and_bad_sets_of_parts_are_refused() {
     let work = tempfile::tempdir().unwrap();
-    // The demo's first 90 samples (Python, with endless loops and wrong answers among them): six
+    // The demo's first 90 samples (Python, with endless loops and wrong answers among them): five
     // runs of the whole demo would spend most of this test's time on the same samples.
     let tasks = repo().join("demo/tasks.jsonl");
     let samples = work.path().join("samples.jsonl");
