@@ -14,7 +14,7 @@ import path from 'node:path';
 import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
-import { DEMO_FUEL, REPO, wasmeval } from '../lib/report.js';
+import { DEMO_FUEL, REPO, runDemo, wasmeval } from '../lib/report.js';
 
 /** `wasmeval run`'s default limits, as the worker reads them, with the demo runs' budget. */
 const DEMO_LIMITS = { fuel: DEMO_FUEL, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
@@ -27,10 +27,13 @@ let site;
 let host;
 let browser;
 
-/** Runs `wasmeval run` on `tasks` and `samples` files with `flags`; returns { bundle, samples }. */
-function runAndBundle(name, tasks, samples, flags = []) {
+/**
+ * Runs `runInto(out)` (a `wasmeval run` into the folder `out`) for work/NAME and writes that
+ * run's bundle to work/NAME.json; returns the run folder.
+ */
+function runAndBundle(name, runInto) {
   const out = path.join(work, name);
-  const run = wasmeval(['run', '--tasks', tasks, '--samples', samples, '--out', out, '--fresh', ...flags]);
+  const run = runInto(out);
   assert.equal(run.status, 0, run.stderr);
   const bundle = path.join(work, `${name}.json`);
   const report = wasmeval(['report', out, '--bundle', bundle]);
@@ -41,9 +44,7 @@ function runAndBundle(name, tasks, samples, flags = []) {
 before(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'wasmeval-sandbox-'));
   site = path.join(work, 'site');
-  const demo = runAndBundle('demo', path.join(REPO, 'demo/tasks.jsonl'), path.join(REPO, 'demo/samples.jsonl'), [
-    '--fuel', String(DEMO_FUEL),
-  ]);
+  const demo = runAndBundle('demo', runDemo);
   const report = wasmeval(['report', demo, '--site', site, '--with-runtimes']);
   assert.equal(report.status, 0, report.stderr);
   host = await serve({ '/': site });
@@ -178,7 +179,10 @@ test('the hostile Python and JavaScript corpora get the verdicts their headers e
       path.join(work, `${name}.samples.jsonl`),
       programs.map((p) => JSON.stringify({ task_id: taskId, solution: p.source, model: p.name })).join('\n') + '\n',
     );
-    runAndBundle(name, path.join(work, `${name}.tasks.jsonl`), path.join(work, `${name}.samples.jsonl`), HOSTILE_FLAGS);
+    runAndBundle(name, (out) => wasmeval([
+      'run', '--tasks', path.join(work, `${name}.tasks.jsonl`), '--samples', path.join(work, `${name}.samples.jsonl`),
+      '--out', out, '--fresh', ...HOSTILE_FLAGS,
+    ]));
     const bundle = JSON.parse(await readFile(path.join(work, `${name}.json`), 'utf8'));
     const requests = programs.map((p, index) => ({
       task: bundle.tasks[0],
