@@ -81,7 +81,12 @@ pub fn write(
             })?)
             .with_context(|| format!("cannot read {}", manifest.display()))?;
         let module_name = format!("{name}.wasm");
-        let metered = metered(&dir.join(&installed.module), cache)?;
+        // The browser's Python runs the module executions run here, its common imports done.
+        let module = match name {
+            "python" => crate::languages::python::module_for_site(dir)?,
+            _ => dir.join(&installed.module),
+        };
+        let metered = metered(&module, cache)?;
         std::fs::write(out.join(&module_name), &metered)?;
         let mut folders = Vec::new();
         let mut file_bytes = 0;

@@ -55,7 +55,7 @@ impl JsRuntime {
             dir,
             cache_dir,
             "JavaScript runtime (run scripts/setup or scripts/install-js-runtime)",
-            |m: &Manifest| &m.module,
+            |m: &Manifest| Ok(m.module.clone()),
         )?))
     }
 

@@ -54,7 +54,7 @@ impl LuaRuntime {
             dir,
             cache_dir,
             "Lua runtime (run scripts/setup or scripts/install-lua-runtime)",
-            |m: &Manifest| &m.module,
+            |m: &Manifest| Ok(m.module.clone()),
         )?))
     }
 

@@ -75,7 +75,7 @@ impl RubyRuntime {
             dir,
             cache_dir,
             "Ruby runtime (run scripts/setup or scripts/install-ruby-runtime)",
-            |m: &Manifest| &m.module,
+            |m: &Manifest| Ok(m.module.clone()),
         )?))
     }
 

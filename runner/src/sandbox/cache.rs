@@ -39,21 +39,21 @@ enum Code {
 }
 
 /// Finds the runtime installed in `dir`: `runtime.json` as `M`, then the module `module_of` names
-/// (relative to `dir`), looked up in the cache in `cache_dir`. `missing` says what to run when
-/// there is no runtime.
+/// (relative to `dir`, or absolute), looked up in the cache in `cache_dir`. `missing` says what
+/// to run when there is no runtime.
 pub fn find_installed<M: serde::de::DeserializeOwned>(
     engine: &Engine,
     dir: &Path,
     cache_dir: &Path,
     missing: &str,
-    module_of: impl Fn(&M) -> &Path,
+    module_of: impl Fn(&M) -> anyhow::Result<PathBuf>,
 ) -> anyhow::Result<Found<M>> {
     let manifest_path = dir.join("runtime.json");
     let text = std::fs::read_to_string(&manifest_path)
         .with_context(|| format!("no {missing} at {}", dir.display()))?;
     let manifest: M = serde_json::from_str(&text)
         .with_context(|| format!("{}: malformed", manifest_path.display()))?;
-    let module_path = dir.join(module_of(&manifest));
+    let module_path = dir.join(module_of(&manifest)?);
     // A run's child process is told the digests its parent has just computed (the module is
     // over 100 MB): when the machine code is cached, the module need not be read at all.
     let known = known_digests().get(&module_path).cloned();

@@ -17,6 +17,7 @@ mod files;
 pub mod output;
 pub mod random;
 pub mod ruby_abi;
+pub mod snapshot;
 
 use crate::sandbox::clock::VirtualClock;
 use crate::sandbox::door::{Door, Partner, PartnerEnded};

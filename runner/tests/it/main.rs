@@ -19,6 +19,7 @@ mod javascript;
 mod lua;
 mod multipl_e;
 mod psb2;
+mod python;
 mod report;
 mod resume;
 mod ruby;

@@ -1,9 +1,10 @@
 //! Python samples, as core plans them (`wasmeval_core::evaluation::python`: the harness's jobs,
 //! judged by `wasmeval_core::judging::python`), run in the sandbox's CPython guest.
 
+mod preloaded;
 mod runtime;
 
-pub use runtime::PythonRuntime;
+pub use runtime::{module_for_site, PythonRuntime};
 
 use super::{
     job_folder, run_interpreted_case_suites, Context, InterpreterGuest, LanguageRoute, Program,

@@ -3,6 +3,7 @@
 
 use crate::languages::InterpreterGuest;
 use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
+use anyhow::Context;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use wasmtime::Module;
@@ -21,6 +22,20 @@ struct Manifest {
     /// Environment variables the interpreter needs (nothing of the host's is passed).
     #[serde(default)]
     env: Vec<(String, String)>,
+}
+
+impl Manifest {
+    /// The interpreter's read-only folders, as preopens.
+    fn preopens(&self, dir: &Path) -> Vec<Preopen> {
+        self.preopens
+            .iter()
+            .map(|p| Preopen {
+                host: dir.join(&p.host),
+                guest: p.guest.clone(),
+                writable: false,
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -59,15 +74,7 @@ impl FoundPython {
         let dir = self.dir;
         let installed = self.found.load(sandbox.engine(), cache_dir)?;
         let (manifest, module, sha256) = (installed.manifest, installed.module, installed.sha256);
-        let preopens = manifest
-            .preopens
-            .iter()
-            .map(|p| Preopen {
-                host: dir.join(&p.host),
-                guest: p.guest.clone(),
-                writable: false,
-            })
-            .collect();
+        let preopens = manifest.preopens(&dir);
         let mut runtime = PythonRuntime {
             module,
             entry: manifest.entry,
@@ -84,13 +91,15 @@ impl FoundPython {
 
 impl PythonRuntime {
     /// Finds the runtime in `dir` and looks its module up in the cache in `cache_dir`.
+    /// The module found is the installed one with common imports done
+    /// ([`preloaded`](super::preloaded)), made first when missing.
     pub fn find(sandbox: &Sandbox, dir: &Path, cache_dir: &Path) -> anyhow::Result<FoundPython> {
         let found = cache::find_installed(
             sandbox.engine(),
             dir,
             cache_dir,
             "Python runtime (run scripts/setup, or pass --runtime)",
-            |m: &Manifest| &m.module,
+            |m: &Manifest| preloaded_module(sandbox, dir, m),
         )?;
         Ok(FoundPython {
             found,
@@ -123,6 +132,32 @@ impl PythonRuntime {
     pub fn sha256(&self) -> &str {
         &self.sha256
     }
+}
+
+/// The preloaded module of the interpreter `manifest` describes in `dir`, made when missing.
+fn preloaded_module(sandbox: &Sandbox, dir: &Path, manifest: &Manifest) -> anyhow::Result<PathBuf> {
+    let job = crate::temp_space::folder("snapshot-job-")?;
+    let tmp = crate::temp_space::folder("snapshot-tmp-")?;
+    let invocation = Invocation {
+        args: vec![manifest.argv0.clone()],
+        env: manifest.env.clone(),
+        preopens: super::preloaded::preopens(manifest.preopens(dir), job.path(), tmp.path()),
+        ..Invocation::default()
+    };
+    super::preloaded::module(sandbox, dir, &manifest.module, &invocation)
+}
+
+/// The module a site ships for the browser's Python: the same preloaded module as executions run
+/// here (so that fuel counts agree), made when missing.
+pub fn module_for_site(dir: &Path) -> anyhow::Result<PathBuf> {
+    let manifest_path = dir.join("runtime.json");
+    let manifest: Manifest = serde_json::from_slice(
+        &std::fs::read(&manifest_path)
+            .with_context(|| format!("cannot read {}", manifest_path.display()))?,
+    )
+    .with_context(|| format!("{}: malformed", manifest_path.display()))?;
+    let sandbox = Sandbox::new(1)?;
+    preloaded_module(&sandbox, dir, &manifest)
 }
 
 /// Compiles the harness to bytecode in the interpreter itself, once per process, and returns it as
