@@ -261,7 +261,7 @@ pub fn with_globals_exported(wasm: &[u8]) -> anyhow::Result<(Vec<u8>, Vec<u32>)>
 /// and contents) replaced, everything else copied.
 pub fn rewrite(wasm: &[u8], state: &State) -> anyhow::Result<Vec<u8>> {
     const PAGE: usize = 65536;
-    if state.memory.len() % PAGE != 0 {
+    if !state.memory.len().is_multiple_of(PAGE) {
         bail!("the memory is not whole pages");
     }
     let mut out = Encoded::new();
