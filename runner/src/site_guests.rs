@@ -55,12 +55,14 @@ pub struct Written {
 }
 
 /// Writes the guests installed in `python_dir` and `js_dir` into `site/runtimes/`, metered, with
-/// their folders in chunks; `cache` holds metered modules between builds.
+/// their folders in chunks; `cache` holds metered modules between builds, `module_cache` is the
+/// machine-code cache (for the Python snapshot, when it has to be made).
 pub fn write(
     python_dir: &Path,
     js_dir: &Path,
     site: &Path,
     cache: &Path,
+    module_cache: &Path,
 ) -> anyhow::Result<Written> {
     let runtimes = site.join("runtimes");
     if runtimes.exists() {
@@ -83,7 +85,7 @@ pub fn write(
         let module_name = format!("{name}.wasm");
         // The browser's Python runs the module executions run here, its common imports done.
         let module = match name {
-            "python" => crate::languages::python::module_for_site(dir)?,
+            "python" => crate::languages::python::module_for_site(dir, module_cache)?,
             _ => dir.join(&installed.module),
         };
         let metered = metered(&module, cache)?;

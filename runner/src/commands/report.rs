@@ -244,6 +244,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                     &home.join("js"),
                     dir,
                     &home.join("metered"),
+                    &home.join("modules"),
                 )?;
                 for (guest, module, files) in written.guests {
                     eprintln!(

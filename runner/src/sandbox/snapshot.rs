@@ -23,7 +23,7 @@ use wasm_encoder::{
     MemorySection, Module as Encoded, RawSection,
 };
 use wasmparser::{Parser, Payload, TypeRef};
-use wasmtime::{Module, Val};
+use wasmtime::Val;
 
 /// Prefix of the exports given to the module's mutable globals and tables while the snapshot is
 /// taken.
@@ -48,18 +48,21 @@ impl Sandbox {
     /// after running `code` in one turn with `invocation`'s view, as a new module. The turn must
     /// end normally and write nothing to stderr, or there is no snapshot.
     ///
-    /// Compiles `wasm` (with exports added) for this engine first: for a large interpreter that
-    /// takes as long as its first compilation, and the caller caches the result.
+    /// Compiles `wasm` (with exports added) for this engine first, or loads it from the
+    /// machine-code cache in `cache_dir`: for a large interpreter the first time takes as long
+    /// as its own first compilation; later snapshots (another `WASMEVAL_HOME` sharing the
+    /// cache, as the Python package's tests and Ray workers do) take a second.
     pub fn snapshot_after_turn(
         &self,
         wasm: &[u8],
         invocation: &Invocation,
         limits: &Limits,
         code: &str,
+        cache_dir: &std::path::Path,
     ) -> anyhow::Result<Vec<u8>> {
         let (exporting, globals) = with_globals_exported(wasm)?;
-        let module = Module::new(&self.engine, &exporting)
-            .map_err(|e| anyhow::anyhow!("cannot compile the module to snapshot: {e:#}"))?;
+        let module = super::cache::load_module(&self.engine, &exporting, cache_dir)
+            .context("cannot compile the module to snapshot")?;
         let (mut store, output) = self.store(invocation, limits, Door::Closed)?;
         let instance = match self.instantiate(&mut store, &module, &output, Instant::now())? {
             Ok(instance) => instance,
@@ -452,6 +455,7 @@ pub fn nonzero_runs(memory: &[u8]) -> Vec<(usize, &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasmtime::Module;
 
     const MODULE: &str = r#"(module
         (memory (export "memory") 1 4)

@@ -7,8 +7,9 @@
 //! it would under any Python. They do leave the modules in `sys.modules` (and their files' index
 //! in the import system's caches), which is how a later `import` finds them at once.
 //!
-//! The snapshot is made once per installed interpreter (a compilation of the interpreter, about
-//! as long as its first one) and kept beside it as `preloaded-<key>.wasm`; the key covers the
+//! The snapshot is made once per installed interpreter (the first time on a machine, a
+//! compilation of the interpreter as long as its first one; its machine code is cached) and kept
+//! beside it as `preloaded-<key>.wasm`; the key covers the
 //! installed module's name, size and modification time, [`MODULES`] and [`FORMAT`]. Reinstalling
 //! the interpreter replaces its whole folder, snapshot included.
 
@@ -41,12 +42,14 @@ const FORMAT: u32 = 1;
 
 /// The preloaded form of the interpreter module `original` (in `dir`), made when missing with
 /// `invocation` (the interpreter's own folders, `/job` and `/tmp`, in the order executions
-/// preopen them: the snapshot carries the C library's table of them).
+/// preopen them: the snapshot carries the C library's table of them); `cache_dir` is the
+/// machine-code cache.
 pub(super) fn module(
     sandbox: &Sandbox,
     dir: &Path,
     original: &Path,
     invocation: &Invocation,
+    cache_dir: &Path,
 ) -> anyhow::Result<PathBuf> {
     let original_path = dir.join(original);
     let meta = std::fs::metadata(&original_path)
@@ -66,8 +69,8 @@ pub(super) fn module(
         return Ok(path);
     }
     eprintln!(
-        "wasmeval: preparing the Python interpreter with its common imports done (once, \
-         a minute or two; kept as {})",
+        "wasmeval: preparing the Python interpreter with its common imports done (once; kept \
+         as {})",
         path.display()
     );
     let wasm = std::fs::read(&original_path)
@@ -81,7 +84,7 @@ pub(super) fn module(
         fuel_from_time_limit: false,
     };
     let snapshot = sandbox
-        .snapshot_after_turn(&wasm, invocation, &limits, &code)
+        .snapshot_after_turn(&wasm, invocation, &limits, &code, cache_dir)
         .with_context(|| format!("cannot preload {}", original_path.display()))?;
     crate::atomic_file::write(&path, &snapshot)
         .with_context(|| format!("cannot write {} (is the folder writable?)", path.display()))?;

@@ -99,7 +99,7 @@ impl PythonRuntime {
             dir,
             cache_dir,
             "Python runtime (run scripts/setup, or pass --runtime)",
-            |m: &Manifest| preloaded_module(sandbox, dir, m),
+            |m: &Manifest| preloaded_module(sandbox, dir, m, cache_dir),
         )?;
         Ok(FoundPython {
             found,
@@ -135,7 +135,12 @@ impl PythonRuntime {
 }
 
 /// The preloaded module of the interpreter `manifest` describes in `dir`, made when missing.
-fn preloaded_module(sandbox: &Sandbox, dir: &Path, manifest: &Manifest) -> anyhow::Result<PathBuf> {
+fn preloaded_module(
+    sandbox: &Sandbox,
+    dir: &Path,
+    manifest: &Manifest,
+    cache_dir: &Path,
+) -> anyhow::Result<PathBuf> {
     let job = crate::temp_space::folder("snapshot-job-")?;
     let tmp = crate::temp_space::folder("snapshot-tmp-")?;
     let invocation = Invocation {
@@ -144,12 +149,12 @@ fn preloaded_module(sandbox: &Sandbox, dir: &Path, manifest: &Manifest) -> anyho
         preopens: super::preloaded::preopens(manifest.preopens(dir), job.path(), tmp.path()),
         ..Invocation::default()
     };
-    super::preloaded::module(sandbox, dir, &manifest.module, &invocation)
+    super::preloaded::module(sandbox, dir, &manifest.module, &invocation, cache_dir)
 }
 
 /// The module a site ships for the browser's Python: the same preloaded module as executions run
-/// here (so that fuel counts agree), made when missing.
-pub fn module_for_site(dir: &Path) -> anyhow::Result<PathBuf> {
+/// here (so that fuel counts agree), made when missing (`cache_dir`: the machine-code cache).
+pub fn module_for_site(dir: &Path, cache_dir: &Path) -> anyhow::Result<PathBuf> {
     let manifest_path = dir.join("runtime.json");
     let manifest: Manifest = serde_json::from_slice(
         &std::fs::read(&manifest_path)
@@ -157,7 +162,7 @@ pub fn module_for_site(dir: &Path) -> anyhow::Result<PathBuf> {
     )
     .with_context(|| format!("{}: malformed", manifest_path.display()))?;
     let sandbox = Sandbox::new(1)?;
-    preloaded_module(&sandbox, dir, &manifest)
+    preloaded_module(&sandbox, dir, &manifest, cache_dir)
 }
 
 /// Compiles the harness to bytecode in the interpreter itself, once per process, and returns it as
