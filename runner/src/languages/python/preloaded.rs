@@ -41,14 +41,15 @@ pub const MODULES: &[&str] = &[
 const FORMAT: u32 = 1;
 
 /// The preloaded form of the interpreter module `original` (in `dir`), made when missing with
-/// `invocation` (the interpreter's own folders, `/job` and `/tmp`, in the order executions
-/// preopen them: the snapshot carries the C library's table of them); `cache_dir` is the
-/// machine-code cache.
+/// `interpreter` (its `argv[0]`, environment and own folders) and an empty `/job` and `/tmp`
+/// after them, in the order executions preopen them (`PythonRuntime::invocation`,
+/// `languages::prepared`): the snapshot carries the C library's table of preopens. `cache_dir` is
+/// the machine-code cache.
 pub(super) fn module(
     sandbox: &Sandbox,
     dir: &Path,
     original: &Path,
-    invocation: &Invocation,
+    interpreter: Invocation,
     cache_dir: &Path,
 ) -> anyhow::Result<PathBuf> {
     let original_path = dir.join(original);
@@ -60,7 +61,7 @@ pub(super) fn module(
     if let Ok(modified) = meta.modified() {
         key.update(format!("{modified:?}").as_bytes());
     }
-    let code = code(invocation.preopens.len());
+    let code = code(interpreter.preopens.len() + 2);
     key.update(code.as_bytes());
     key.update(FORMAT.to_le_bytes());
     let name = format!("preloaded-{}.wasm", &format!("{:x}", key.finalize())[..16]);
@@ -83,8 +84,20 @@ pub(super) fn module(
         disk: 0,
         fuel_from_time_limit: false,
     };
+    let (job, tmp) = (
+        crate::temp_space::folder("snapshot-job-")?,
+        crate::temp_space::folder("snapshot-tmp-")?,
+    );
+    let mut invocation = interpreter;
+    for (folder, guest, writable) in [(&job, "/job", false), (&tmp, "/tmp", true)] {
+        invocation.preopens.push(Preopen {
+            host: folder.path().to_owned(),
+            guest: guest.into(),
+            writable,
+        });
+    }
     let snapshot = sandbox
-        .snapshot_after_turn(&wasm, invocation, &limits, &code, cache_dir)
+        .snapshot_after_turn(&wasm, &invocation, &limits, &code, cache_dir)
         .with_context(|| format!("cannot preload {}", original_path.display()))?;
     crate::atomic_file::write(&path, &snapshot)
         .with_context(|| format!("cannot write {} (is the folder writable?)", path.display()))?;
@@ -122,21 +135,4 @@ del _wasmeval_preload
 ",
         modules.join(", "),
     )
-}
-
-/// The preopens a snapshot is taken with: the interpreter's folders, then an empty `/job` and
-/// `/tmp`, as every execution has them (`PythonRuntime::invocation`, `languages::prepared`).
-pub(super) fn preopens(runtime_folders: Vec<Preopen>, job: &Path, tmp: &Path) -> Vec<Preopen> {
-    let mut preopens = runtime_folders;
-    preopens.push(Preopen {
-        host: job.to_owned(),
-        guest: "/job".into(),
-        writable: false,
-    });
-    preopens.push(Preopen {
-        host: tmp.to_owned(),
-        guest: "/tmp".into(),
-        writable: true,
-    });
-    preopens
 }

@@ -141,15 +141,13 @@ fn preloaded_module(
     manifest: &Manifest,
     cache_dir: &Path,
 ) -> anyhow::Result<PathBuf> {
-    let job = crate::temp_space::folder("snapshot-job-")?;
-    let tmp = crate::temp_space::folder("snapshot-tmp-")?;
-    let invocation = Invocation {
+    let interpreter = Invocation {
         args: vec![manifest.argv0.clone()],
         env: manifest.env.clone(),
-        preopens: super::preloaded::preopens(manifest.preopens(dir), job.path(), tmp.path()),
+        preopens: manifest.preopens(dir),
         ..Invocation::default()
     };
-    super::preloaded::module(sandbox, dir, &manifest.module, &invocation, cache_dir)
+    super::preloaded::module(sandbox, dir, &manifest.module, interpreter, cache_dir)
 }
 
 /// The module a site ships for the browser's Python: the same preloaded module as executions run
