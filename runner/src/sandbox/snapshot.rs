@@ -130,18 +130,12 @@ impl Sandbox {
 /// its first data segment); stores into the stack frame or the heap have a pointer base.
 fn turn_bookkeeping(wasm: &[u8]) -> anyhow::Result<Vec<std::ops::Range<usize>>> {
     use wasmparser::Operator;
-    let (mut imported_functions, mut turn, mut data_start) = (0u32, None, u64::MAX);
+    let (mut imported, mut turn, mut data_start) = (Imported::default(), None, u64::MAX);
     let mut body_index = 0u32;
     let mut ranges = Vec::new();
     for payload in Parser::new(0).parse_all(wasm) {
         match payload? {
-            Payload::ImportSection(section) => {
-                for import in section.into_imports() {
-                    if let TypeRef::Func(_) = import?.ty {
-                        imported_functions += 1;
-                    }
-                }
-            }
+            Payload::ImportSection(section) => imported = Imported::count(&section)?,
             Payload::ExportSection(section) => {
                 for export in section {
                     let export = export?;
@@ -162,7 +156,7 @@ fn turn_bookkeeping(wasm: &[u8]) -> anyhow::Result<Vec<std::ops::Range<usize>>> 
                 }
             }
             Payload::CodeSectionEntry(body) => {
-                let index = imported_functions + body_index;
+                let index = imported.functions + body_index;
                 body_index += 1;
                 if Some(index) != turn {
                     continue;
@@ -201,27 +195,18 @@ fn turn_bookkeeping(wasm: &[u8]) -> anyhow::Result<Vec<std::ops::Range<usize>>> 
 /// defined table as `{STATE_EXPORT}table{n}`, and the indices of those globals.
 pub fn with_globals_exported(wasm: &[u8]) -> anyhow::Result<(Vec<u8>, Vec<u32>)> {
     let mut out = Encoded::new();
-    let mut imported_globals = 0u32;
-    let mut imported_tables = 0u32;
+    let mut imported = Imported::default();
     let mut mutable = Vec::new();
     let mut tables = 0u32;
     let mut exported = false;
     for payload in Parser::new(0).parse_all(wasm) {
         let payload = payload?;
         match &payload {
-            Payload::ImportSection(section) => {
-                for import in section.clone().into_imports() {
-                    match import?.ty {
-                        TypeRef::Global(_) => imported_globals += 1,
-                        TypeRef::Table(_) => imported_tables += 1,
-                        _ => {}
-                    }
-                }
-            }
+            Payload::ImportSection(section) => imported = Imported::count(section)?,
             Payload::GlobalSection(section) => {
                 for (i, global) in section.clone().into_iter().enumerate() {
                     if global?.ty.mutable {
-                        mutable.push(imported_globals + i as u32);
+                        mutable.push(imported.globals + i as u32);
                     }
                 }
             }
@@ -243,7 +228,7 @@ pub fn with_globals_exported(wasm: &[u8]) -> anyhow::Result<(Vec<u8>, Vec<u32>)>
                     exports.export(
                         &format!("{STATE_EXPORT}table{n}"),
                         ExportKind::Table,
-                        imported_tables + n,
+                        imported.tables + n,
                     );
                 }
                 out.section(&exports);
@@ -275,13 +260,11 @@ pub fn rewrite(wasm: &[u8], state: &State) -> anyhow::Result<Vec<u8>> {
         let payload = payload?;
         match &payload {
             Payload::ImportSection(section) => {
-                for import in section.clone().into_imports() {
-                    match import?.ty {
-                        TypeRef::Global(_) => imported_globals += 1,
-                        TypeRef::Memory(_) => bail!("an imported memory cannot be snapshotted"),
-                        _ => {}
-                    }
+                let imported = Imported::count(section)?;
+                if imported.memories > 0 {
+                    bail!("an imported memory cannot be snapshotted");
                 }
+                imported_globals = imported.globals;
             }
             Payload::StartSection { .. } => {
                 bail!("the module has a start function: a snapshot would run it again")
@@ -370,6 +353,32 @@ pub fn rewrite(wasm: &[u8], state: &State) -> anyhow::Result<Vec<u8>> {
         bail!("the module has no code section");
     }
     Ok(out.finish())
+}
+
+/// How many functions, globals, tables and memories a module imports: imports come first in
+/// each index space.
+#[derive(Debug, Default)]
+struct Imported {
+    functions: u32,
+    globals: u32,
+    tables: u32,
+    memories: u32,
+}
+
+impl Imported {
+    fn count(section: &wasmparser::ImportSectionReader) -> anyhow::Result<Imported> {
+        let mut imported = Imported::default();
+        for import in section.clone().into_imports() {
+            match import?.ty {
+                TypeRef::Func(_) => imported.functions += 1,
+                TypeRef::Global(_) => imported.globals += 1,
+                TypeRef::Table(_) => imported.tables += 1,
+                TypeRef::Memory(_) => imported.memories += 1,
+                _ => {}
+            }
+        }
+        Ok(imported)
+    }
 }
 
 /// A data section of `segments` alone.
