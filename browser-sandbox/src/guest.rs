@@ -9,7 +9,6 @@
 //! its own `longjmp` tag), and [`Instance::enter`] turns what was recorded, or the trap, into
 //! core's `Exit`, in the runner's order (`sandbox::classify`).
 
-use crate::loading::Loaded;
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -116,10 +115,10 @@ type HostFunction = Closure<dyn FnMut(Array) -> Result<JsValue, JsValue>>;
 const ENDED: &str = "wasmeval: the run ended";
 
 impl Instance {
-    /// Instantiates `guest` with `wasi`, `fuel` and `memory_limit`; `Err(exit)` when it cannot
-    /// start within the memory limit.
+    /// Instantiates `module` (a loaded guest's image) with `wasi`, `fuel` and `memory_limit`;
+    /// `Err(exit)` when it cannot start within the memory limit.
     pub fn new(
-        guest: &Loaded,
+        module: &WebAssembly::Module,
         wasi: Wasi,
         fuel: u64,
         memory_limit: u64,
@@ -141,7 +140,7 @@ impl Instance {
         }));
         let imports = Object::new();
         let mut closures = Vec::new();
-        for import in WebAssembly::Module::imports(&guest.module).iter() {
+        for import in WebAssembly::Module::imports(module).iter() {
             let module = Reflect::get(&import, &"module".into())?
                 .as_string()
                 .unwrap_or_default();
@@ -192,7 +191,7 @@ impl Instance {
             )?;
             closures.push(closure);
         }
-        let instance = WebAssembly::Instance::new(&guest.module, &imports)?;
+        let instance = WebAssembly::Instance::new(module, &imports)?;
         let exports = instance.exports();
         let memory: WebAssembly::Memory =
             Reflect::get(&exports, &"memory".into())?.unchecked_into();

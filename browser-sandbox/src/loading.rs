@@ -5,13 +5,13 @@
 //! the worker, only the chunks the guest reads, and kept for the worker's life.
 
 use js_sys::{ArrayBuffer, Uint8Array, WebAssembly};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use wasmeval_core::evaluation::{BrowserFile, BrowserGuest};
+use wasmeval_core::evaluation::{BrowserFile, BrowserGuest, Preload};
 use wasmeval_virtual_wasi::files::{Source, Unavailable};
 
 /// The Cache API's cache of guest files.
@@ -36,9 +36,53 @@ pub struct Loaded {
     /// Its `guest.json`.
     pub manifest: BrowserGuest,
     /// Its compiled, metered module.
-    pub module: WebAssembly::Module,
+    module: WebAssembly::Module,
+    /// Its scientific image, once a sample has needed it ([`scientific_image`]).
+    scientific: OnceCell<WebAssembly::Module>,
+    /// The URL of its folder.
+    base: String,
     /// Its folders' large files, each read on demand.
     pub sources: Vec<(usize, String, Rc<dyn Source>)>,
+}
+
+impl Loaded {
+    /// The module a job that asks for `preload` instantiates under a memory limit of
+    /// `memory_limit` bytes (core's `Preload::available`, as the runner decides).
+    pub fn module(&self, preload: Preload, memory_limit: u64) -> &WebAssembly::Module {
+        let scientific = self.scientific.get();
+        let start = scientific
+            .and(self.manifest.scientific.as_ref())
+            .map(|image| image.initial_memory);
+        match (preload.available(memory_limit, start), scientific) {
+            (Preload::Scientific, Some(module)) => module,
+            _ => &self.module,
+        }
+    }
+}
+
+/// Loads `guest`'s scientific image, once per worker, when its site ships one and it can start
+/// within `memory_limit`: a sample that imports numpy waits for it (a second download as large as
+/// the guest's, on its first use).
+pub async fn scientific_image(guest: &Loaded, memory_limit: u64) -> Result<(), JsValue> {
+    let Some(image) = &guest.manifest.scientific else {
+        return Ok(());
+    };
+    let wanted = Preload::Scientific.available(memory_limit, Some(image.initial_memory));
+    if wanted == Preload::Scientific && guest.scientific.get().is_none() {
+        let module = compiled(&format!("{}{}", guest.base, image.module)).await?;
+        let _ = guest.scientific.set(module);
+    }
+    Ok(())
+}
+
+/// The metered module at `url`, fetched (through the Cache API) and compiled.
+async fn compiled(url: &str) -> Result<WebAssembly::Module, JsValue> {
+    let bytes = fetch_bytes(url, true).await?;
+    Ok(
+        JsFuture::from(WebAssembly::compile(&Uint8Array::from(&bytes[..]).into()))
+            .await?
+            .unchecked_into(),
+    )
 }
 
 /// The guest `name` of the site whose `runtimes/` folder is at `runtimes`, loaded once per worker.
@@ -51,12 +95,7 @@ pub async fn guest(runtimes: &str, name: &str) -> Result<Rc<Loaded>, JsValue> {
     let manifest_bytes = fetch_bytes(&format!("{base}guest.json"), false).await?;
     let manifest: BrowserGuest = serde_json::from_slice(&manifest_bytes)
         .map_err(|e| JsValue::from_str(&format!("{base}guest.json: {e}")))?;
-    let module_bytes = fetch_bytes(&format!("{base}{}", manifest.module), true).await?;
-    let module: WebAssembly::Module = JsFuture::from(WebAssembly::compile(
-        &Uint8Array::from(&module_bytes[..]).into(),
-    ))
-    .await?
-    .unchecked_into();
+    let module = compiled(&format!("{base}{}", manifest.module)).await?;
     let mut sources: Vec<(usize, String, Rc<dyn Source>)> = Vec::new();
     for (index, folder) in manifest.folders.iter().enumerate() {
         for file in &folder.files {
@@ -67,6 +106,8 @@ pub async fn guest(runtimes: &str, name: &str) -> Result<Rc<Loaded>, JsValue> {
     let loaded = Rc::new(Loaded {
         manifest,
         module,
+        scientific: OnceCell::new(),
+        base,
         sources,
     });
     LOADED.with(|l| l.borrow_mut().insert(key, loaded.clone()));

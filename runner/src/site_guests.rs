@@ -1,5 +1,6 @@
 //! The guests a static site ships for the browser's sandbox (`wasmeval report --site DIR
-//! --with-runtimes`): the installed Python and JavaScript guests, metered by wasmeval-meter (a
+//! --with-runtimes`): the installed Python and JavaScript guests (Python's two start images, the
+//! scientific one fetched only by a sample that needs it), metered by wasmeval-meter (a
 //! fuel counter the module decrements itself, since V8 has no fuel), each with a `guest.json`
 //! (core's `evaluation::BrowserGuest`), and the files of their folders split into chunks, so that
 //! the browser fetches only the chunks a guest reads (the Python standard library's zip is 54 MB;
@@ -13,7 +14,7 @@ use anyhow::Context;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use wasmeval_core::evaluation::{BrowserFile, BrowserFolder, BrowserGuest};
+use wasmeval_core::evaluation::{BrowserFile, BrowserFolder, BrowserGuest, BrowserImage, Preload};
 
 /// Bytes per chunk of a guest's file: small enough that an import fetches little more than it
 /// reads, large enough that the 54 MB zip is about 400 files.
@@ -83,13 +84,20 @@ pub fn write(
             })?)
             .with_context(|| format!("cannot read {}", manifest.display()))?;
         let module_name = format!("{name}.wasm");
-        // The browser's Python runs the module executions run here, its common imports done.
+        // The browser's Python runs the images executions run here: the same fuel.
         let module = match name {
-            "python" => crate::languages::python::module_for_site(dir, module_cache)?,
+            "python" => {
+                crate::languages::python::module_for_site(dir, module_cache, Preload::Standard)?
+            }
             _ => dir.join(&installed.module),
         };
         let metered = metered(&module, cache)?;
         std::fs::write(out.join(&module_name), &metered)?;
+        let mut module_bytes = metered.len() as u64;
+        let scientific = match name {
+            "python" => scientific_image(dir, &out, cache, module_cache, &mut module_bytes)?,
+            _ => None,
+        };
         let mut folders = Vec::new();
         let mut file_bytes = 0;
         for (index, preopen) in installed.preopens.iter().enumerate() {
@@ -118,6 +126,7 @@ pub fn write(
         }
         let guest = BrowserGuest {
             module: module_name,
+            scientific,
             entry: installed.entry,
             argv0: installed
                 .argv0
@@ -129,9 +138,41 @@ pub fn write(
         atomic_file::write(&out.join("guest.json"), &serde_json::to_vec_pretty(&guest)?)?;
         written
             .guests
-            .push((name.to_owned(), metered.len() as u64, file_bytes));
+            .push((name.to_owned(), module_bytes, file_bytes));
     }
     Ok(written)
+}
+
+/// Writes the Python guest's scientific image, metered, into `out` (adding its size to
+/// `module_bytes`), when the interpreter installed in `dir` can make one.
+fn scientific_image(
+    dir: &Path,
+    out: &Path,
+    cache: &Path,
+    module_cache: &Path,
+    module_bytes: &mut u64,
+) -> anyhow::Result<Option<BrowserImage>> {
+    let image =
+        match crate::languages::python::module_for_site(dir, module_cache, Preload::Scientific) {
+            Ok(image) => image,
+            Err(error) => {
+                eprintln!(
+                "wasmeval: the site's Python has no scientific image (samples that import numpy \
+                 pay for their imports in the browser): {error:#}"
+            );
+                return Ok(None);
+            }
+        };
+    let metered = metered(&image, cache)?;
+    let module = "python-scientific.wasm".to_owned();
+    std::fs::write(out.join(&module), &metered)?;
+    *module_bytes += metered.len() as u64;
+    let initial_memory = crate::sandbox::snapshot::initial_memory(&metered)?
+        .context("the scientific image defines no memory")?;
+    Ok(Some(BrowserImage {
+        module,
+        initial_memory,
+    }))
 }
 
 /// The metered form of the module at `path`, from `cache` when it was metered before.

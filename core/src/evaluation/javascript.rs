@@ -17,7 +17,7 @@
 //!
 //! Judging is [`crate::judging::javascript`]'s.
 
-use super::{Guest, Job, JobFile, OneExecutionPerCase, RunWithin};
+use super::{Guest, Job, JobFile, OneExecutionPerCase, Preload, RunWithin};
 use crate::judging::calls::Truthiness;
 use crate::judging::javascript::is_identifier;
 use crate::judging::token::Token;
@@ -45,6 +45,7 @@ fn job(source: &str, args: &[&str]) -> Job {
         // The guest has no file API, so it gets no `/tmp`.
         scratch: false,
         stdin: Vec::new(),
+        preload: Preload::Standard,
     }
 }
 

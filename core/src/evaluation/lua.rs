@@ -23,7 +23,7 @@
 //! The guest reports in the JavaScript guest's `ok`/`assertion`/`value` lines, so judging is
 //! [`crate::judging::javascript`]'s.
 
-use super::{Guest, Job, JobFile, OneExecutionPerCase, RunWithin};
+use super::{Guest, Job, JobFile, OneExecutionPerCase, Preload, RunWithin};
 use crate::judging::calls::Truthiness;
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
@@ -60,6 +60,7 @@ fn job(program: &str, tests: Option<&str>, args: &[&str]) -> Job {
         files,
         scratch: true,
         stdin: Vec::new(),
+        preload: Preload::Standard,
     }
 }
 

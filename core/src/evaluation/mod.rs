@@ -92,6 +92,37 @@ pub struct Job {
     pub scratch: bool,
     /// Standard input.
     pub stdin: Vec<u8>,
+    /// The interpreter's start image.
+    pub preload: Preload,
+}
+
+/// Which start image of its guest a job's interpreter begins from: only Python has more than one
+/// (`python::preload` chooses). Images differ in the modules already imported, never in the
+/// interpreter, and leave no name behind, so a job behaves the same from either except for the
+/// fuel its imports cost.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Preload {
+    /// The standard library's most imported modules done.
+    #[default]
+    Standard,
+    /// Also the scientific packages ([`python::SCIENTIFIC_PACKAGES`]).
+    Scientific,
+}
+
+impl Preload {
+    /// The image a job that asks for `self` starts from, under a memory limit of `memory_limit`
+    /// bytes, when the guest's scientific image starts with `scientific_memory` bytes (`None`:
+    /// the guest has none): the standard image when the scientific one is missing or could not
+    /// start within the limit, so that a low `--memory` costs the imports' fuel, not the run.
+    pub fn available(self, memory_limit: u64, scientific_memory: Option<u64>) -> Preload {
+        match (self, scientific_memory) {
+            (Preload::Scientific, Some(start)) if start <= memory_limit => Preload::Scientific,
+            _ => Preload::Standard,
+        }
+    }
 }
 
 /// What an [`Executor`] is asked to run.
@@ -468,6 +499,11 @@ impl BrowserLimits {
 pub struct BrowserGuest {
     /// The metered module, relative to the guest's folder.
     pub module: String,
+    /// The image that samples importing the scientific packages start from
+    /// ([`Preload::Scientific`]), when the guest has one (Python's); such samples start from
+    /// [`BrowserGuest::module`] without it ([`Preload::available`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scientific: Option<BrowserImage>,
     /// `command` (`_start`) or `reactor` (`_initialize`, then `run`).
     pub entry: String,
     /// `argv[0]`.
@@ -476,6 +512,15 @@ pub struct BrowserGuest {
     pub env: Vec<(String, String)>,
     /// Read-only folders, preopened in this order before `/job` and `/tmp`.
     pub folders: Vec<BrowserFolder>,
+}
+
+/// A second start image of a [`BrowserGuest`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrowserImage {
+    /// The metered module, relative to the guest's folder.
+    pub module: String,
+    /// The bytes of linear memory it starts with.
+    pub initial_memory: u64,
 }
 
 /// A read-only folder of a [`BrowserGuest`].

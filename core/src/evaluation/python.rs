@@ -2,7 +2,7 @@
 //! interpreter under the harness (`guests/python/harness.py`), judged by
 //! [`crate::judging::python`]; `io` cases run the program as a script, one execution each.
 
-use super::{Guest, Job, JobFile, Run, RunWithin};
+use super::{Guest, Job, JobFile, Preload, Run, RunWithin};
 use crate::judging::python::{harness_suites, judge, Layout};
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
@@ -61,11 +61,12 @@ pub fn compile_job() -> Job {
     job(
         vec!["-c".into(), script.into()],
         vec![JobFile::new("harness.py", HARNESS)],
+        Preload::Standard,
     )
 }
 
-/// A Python job with `args` after `argv[0]` and `files` in `/job`.
-fn job(args: Vec<String>, files: Vec<JobFile>) -> Job {
+/// A Python job with `args` after `argv[0]` and `files` in `/job`, starting from `preload`.
+fn job(args: Vec<String>, files: Vec<JobFile>, preload: Preload) -> Job {
     Job {
         guest: Guest::Python,
         args,
@@ -73,7 +74,67 @@ fn job(args: Vec<String>, files: Vec<JobFile>) -> Job {
         files,
         scratch: true,
         stdin: Vec::new(),
+        preload,
     }
+}
+
+/// Packages whose import alone costs seconds of fuel (`import pandas` 4.4 G, `import
+/// matplotlib.pyplot` 7 G; scikit-learn's 13 G is over the default budget of 10 G): a sample
+/// that imports one of them starts from the image with all of them imported.
+pub const SCIENTIFIC_PACKAGES: [&str; 5] = ["numpy", "pandas", "scipy", "sklearn", "matplotlib"];
+
+/// The start image of `sample`'s executions: [`Preload::Scientific`] when its program, its task's
+/// prelude or its tests' code has an `import` or `from` statement, at the start of a line, of one
+/// of [`SCIENTIFIC_PACKAGES`]; [`Preload::Standard`] otherwise. The rule is lexical, so the
+/// runner and the browser choose alike; a miss (`__import__("numpy")`) only costs fuel.
+pub fn preload(task: &Task, sample: &Sample) -> Preload {
+    let program = sample.program(task);
+    let mut sources = vec![program.as_str(), task.prelude.as_str()];
+    for suite in &task.tests {
+        match suite {
+            TestSuite::Assertions { setup, cases } => {
+                sources.push(setup);
+                sources.extend(cases.iter().map(|c| c.code.as_str()));
+            }
+            TestSuite::Alternatives { sets, .. } => {
+                for set in sets {
+                    sources.push(&set.setup);
+                    sources.extend(set.cases.iter().map(|c| c.code.as_str()));
+                }
+            }
+            TestSuite::Calls { setup, .. } => sources.push(setup),
+            TestSuite::Io { .. } => {}
+        }
+    }
+    let scientific = sources
+        .iter()
+        .any(|code| imported_packages(code).any(|package| SCIENTIFIC_PACKAGES.contains(&package)));
+    if scientific {
+        Preload::Scientific
+    } else {
+        Preload::Standard
+    }
+}
+
+/// The top-level packages that `code`'s `import a.b as c, d` and `from a.b import x` statements
+/// name, one statement per line (relative imports name none).
+fn imported_packages(code: &str) -> impl Iterator<Item = &str> {
+    code.lines().flat_map(|line| {
+        let mut words = line.trim_start().splitn(2, char::is_whitespace);
+        let (keyword, rest) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        let names: Vec<&str> = match keyword {
+            "import" => rest.split(',').collect(),
+            "from" => vec![rest],
+            _ => Vec::new(),
+        };
+        names.into_iter().filter_map(|name| {
+            let dotted = name.split_whitespace().next()?;
+            dotted
+                .split('.')
+                .next()
+                .filter(|package| !package.is_empty())
+        })
+    })
 }
 
 /// The candidate as job files: `program.py`, and the task's prelude, when it has one, as
@@ -122,16 +183,18 @@ pub fn run_case_suites<E>(
     }
     let tests = serde_json::to_vec(&harness_suites(task)).unwrap_or_default();
     let harness = JobFile::new("harness.bin", harness_code);
+    let preload = preload(task, sample);
     let execution = if has_guest_judged_suites(task) {
         // The tests in a judge instance of their own, the candidate in a partner instance.
         let judge = job(
             harness_args("judge", token),
             vec![JobFile::new("tests.json", tests), harness.clone()],
+            preload,
         );
         // No token, no tests: the partner only answers calls.
         let mut files = candidate_files(task, sample);
         files.push(harness);
-        let partner = job(Vec::new(), files);
+        let partner = job(Vec::new(), files, preload);
         run(
             Run::Judge {
                 judge: &judge,
@@ -144,7 +207,10 @@ pub fn run_case_suites<E>(
         let mut files = candidate_files(task, sample);
         files.push(JobFile::new("tests.json", tests));
         files.push(harness);
-        run(Run::Alone(&job(harness_args("alone", token), files)), log)?
+        run(
+            Run::Alone(&job(harness_args("alone", token), files, preload)),
+            log,
+        )?
     };
     Ok(judge(&Layout::of(task), token, &execution, log).alternative)
 }
@@ -154,6 +220,7 @@ pub fn whole_program(task: &Task, sample: &Sample) -> Job {
     job(
         vec!["-c".into(), RUN_IN_TMP.into()],
         candidate_files(task, sample),
+        preload(task, sample),
     )
 }
 
@@ -167,4 +234,76 @@ fn has_guest_judged_suites(task: &Task) -> bool {
             TestSuite::Assertions { .. } | TestSuite::Alternatives { .. }
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task_and_sample(task: serde_json::Value, solution: &str) -> (Task, Sample) {
+        let task: Task = serde_json::from_value(task).expect("a task");
+        let sample: Sample = serde_json::from_value(
+            serde_json::json!({"index": 0, "task_id": task.id, "solution": solution}),
+        )
+        .expect("a sample");
+        (task, sample)
+    }
+
+    #[test]
+    fn import_statements_name_their_top_level_packages() {
+        let code = "import numpy as np, os.path\n  from scipy.stats import norm\nfrom . import x\n\
+                    x = 'import pandas'\nimportlib = 1\nfrom\timport sklearn\n";
+        let names: Vec<&str> = imported_packages(code).collect();
+        assert_eq!(names, ["numpy", "os", "scipy", "import"]);
+    }
+
+    #[test]
+    fn a_scientific_import_anywhere_a_sample_runs_chooses_the_scientific_image() {
+        let task = |tests: serde_json::Value| serde_json::json!({"id": "t", "language": "python", "prompt": "", "tests": tests});
+        let assertions = serde_json::json!([{"kind": "assertions",
+            "cases": [{"name": "one", "code": "assert f() == 1"}]}]);
+        let (t, s) = task_and_sample(task(assertions.clone()), "def f():\n    return 1\n");
+        assert_eq!(preload(&t, &s), Preload::Standard);
+        assert_eq!(whole_program(&t, &s).preload, Preload::Standard);
+        let (t, s) = task_and_sample(
+            task(assertions),
+            "def f():\n    import pandas as pd\n    return 1\n",
+        );
+        assert_eq!(preload(&t, &s), Preload::Scientific);
+        assert_eq!(whole_program(&t, &s).preload, Preload::Scientific);
+        let in_tests = serde_json::json!([{"kind": "assertions", "setup": "from numpy import isclose",
+            "cases": [{"name": "one", "code": "assert isclose(f(), 1)"}]}]);
+        let (t, s) = task_and_sample(task(in_tests), "def f():\n    return 1\n");
+        assert_eq!(preload(&t, &s), Preload::Scientific);
+        let in_a_string = serde_json::json!([{"kind": "calls", "entry_point": "f",
+            "cases": [{"name": "one", "args": ["import numpy"], "expected": 1}]}]);
+        let (t, s) = task_and_sample(task(in_a_string), "def f(x):\n    return 1\n");
+        assert_eq!(preload(&t, &s), Preload::Standard);
+    }
+
+    #[test]
+    fn the_scientific_image_is_used_only_when_it_exists_and_starts_within_the_memory_limit() {
+        let mib = 1 << 20;
+        let image = Some(125 * mib);
+        assert_eq!(
+            Preload::Scientific.available(512 * mib, image),
+            Preload::Scientific
+        );
+        assert_eq!(
+            Preload::Scientific.available(125 * mib, image),
+            Preload::Scientific
+        );
+        assert_eq!(
+            Preload::Scientific.available(100 * mib, image),
+            Preload::Standard
+        );
+        assert_eq!(
+            Preload::Scientific.available(512 * mib, None),
+            Preload::Standard
+        );
+        assert_eq!(
+            Preload::Standard.available(512 * mib, image),
+            Preload::Standard
+        );
+    }
 }

@@ -68,7 +68,7 @@ impl JsRuntime {
 impl InterpreterGuest for JsRuntime {
     /// The guest with the job's arguments (the prelude's first), its folder read-only at
     /// `/job`, no environment, no other folder.
-    fn program(&self, job: &Job) -> anyhow::Result<Program> {
+    fn program(&self, job: &Job, _memory_limit: u64) -> anyhow::Result<Program> {
         let folder = job_folder(job)?;
         let invocation = Invocation {
             args: std::iter::once("js".to_owned())
@@ -107,10 +107,13 @@ impl LanguageRoute for JsRuntime {
 
     fn whole_program(
         &self,
-        _cx: &Context<'_>,
+        cx: &Context<'_>,
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        Ok(Ok(self.program(&javascript::whole_program(task, sample))?))
+        Ok(Ok(self.program(
+            &javascript::whole_program(task, sample),
+            cx.limits.memory,
+        )?))
     }
 }

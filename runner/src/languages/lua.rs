@@ -67,7 +67,7 @@ impl LuaRuntime {
 impl InterpreterGuest for LuaRuntime {
     /// The guest with the job's arguments, its folder read-only at `/job` (and a fresh `/tmp`
     /// per execution, as the job asks), no environment.
-    fn program(&self, job: &Job) -> anyhow::Result<Program> {
+    fn program(&self, job: &Job, _memory_limit: u64) -> anyhow::Result<Program> {
         let folder = job_folder(job)?;
         let invocation = Invocation {
             args: std::iter::once("lua".to_owned())
@@ -106,10 +106,13 @@ impl LanguageRoute for LuaRuntime {
 
     fn whole_program(
         &self,
-        _cx: &Context<'_>,
+        cx: &Context<'_>,
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        Ok(Ok(self.program(&lua::whole_program(task, sample))?))
+        Ok(Ok(self.program(
+            &lua::whole_program(task, sample),
+            cx.limits.memory,
+        )?))
     }
 }

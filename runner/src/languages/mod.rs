@@ -239,8 +239,10 @@ fn execute_judge(
 
 /// An interpreter guest whose executions core plans (`wasmeval_core::evaluation::Job`).
 trait InterpreterGuest {
-    /// `job` as a program of this guest, its files written into a fresh job folder.
-    fn program(&self, job: &Job) -> anyhow::Result<Program>;
+    /// `job` as a program of this guest, its files written into a fresh job folder, to run under
+    /// a memory limit of `memory_limit` bytes (which decides the image it can start from:
+    /// `Job::preload`).
+    fn program(&self, job: &Job, memory_limit: u64) -> anyhow::Result<Program>;
 }
 
 /// A job folder holding `job`'s files.
@@ -269,7 +271,7 @@ impl<G: InterpreterGuest> evaluation::Executor for Jobs<'_, G> {
         };
         match run {
             Run::Alone(job) => {
-                let program = self.guest.program(job)?;
+                let program = self.guest.program(job, limits.memory)?;
                 execute_within(self.cx, &program, &[], job.stdin.clone(), limits)
             }
             Run::Judge {
@@ -277,8 +279,8 @@ impl<G: InterpreterGuest> evaluation::Executor for Jobs<'_, G> {
                 partner,
                 setup,
             } => {
-                let judge = self.guest.program(judge)?;
-                let partner = self.guest.program(partner)?;
+                let judge = self.guest.program(judge, limits.memory)?;
+                let partner = self.guest.program(partner, limits.memory)?;
                 execute_judge(self.cx, &judge, &partner, setup, limits)
             }
         }

@@ -135,7 +135,7 @@ impl<M> Found<M> {
     pub fn load(self, engine: &Engine, cache_dir: &Path) -> anyhow::Result<InstalledRuntime<M>> {
         let module = match self.code {
             Code::Cached(module) => module,
-            Code::Missing { wasm, key } => compile(engine, &wasm, cache_dir, &key)
+            Code::Missing { wasm, key } => compile(engine, &wasm, cache_dir, &key, false)
                 .with_context(|| format!("cannot load {}", self.module_path.display()))?,
         };
         Ok(InstalledRuntime {
@@ -200,7 +200,17 @@ pub fn load_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<M
     let key = cache_key(engine, wasm);
     match cached(engine, dir, &key) {
         Some(module) => Ok(module),
-        None => compile(engine, wasm, dir, &key),
+        None => compile(engine, wasm, dir, &key, false),
+    }
+}
+
+/// [`load_module`] for a module large enough to take a while to compile: the process that
+/// compiles it says so first ([`announce`]).
+pub fn load_large_module(engine: &Engine, wasm: &[u8], dir: &Path) -> anyhow::Result<Module> {
+    let key = cache_key(engine, wasm);
+    match cached(engine, dir, &key) {
+        Some(module) => Ok(module),
+        None => compile(engine, wasm, dir, &key, true),
     }
 }
 
@@ -228,8 +238,14 @@ fn cached(engine: &Engine, dir: &Path, key: &str) -> Option<Module> {
 }
 
 /// Compiles `wasm` (whose key is `key`) and stores it in the cache in `dir`, unless another
-/// process stored it while this one waited for the lock.
-fn compile(engine: &Engine, wasm: &[u8], dir: &Path, key: &str) -> anyhow::Result<Module> {
+/// process stored it while this one waited for the lock; `say_so`: [`announce`] it first.
+fn compile(
+    engine: &Engine,
+    wasm: &[u8],
+    dir: &Path,
+    key: &str,
+    say_so: bool,
+) -> anyhow::Result<Module> {
     let entry = dir.join(format!("{key}.cwasm"));
     // Compiling a large module takes gigabytes of memory: let one process do it while others wait.
     create_private_dir(dir)?;
@@ -240,6 +256,9 @@ fn compile(engine: &Engine, wasm: &[u8], dir: &Path, key: &str) -> anyhow::Resul
         .with_context(|| format!("cannot lock {}", lock_path.display()))?;
     if let Some(module) = deserialize(engine, &entry) {
         return Ok(module);
+    }
+    if say_so {
+        announce(&[Some(wasm.len() as u64)], dir);
     }
     let module = Module::new(engine, wasm).map_err(|e| anyhow::anyhow!("cannot compile: {e:#}"))?;
     let bytes = module.serialize().map_err(|e| anyhow::anyhow!("{e:#}"))?;

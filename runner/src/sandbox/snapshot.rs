@@ -248,7 +248,6 @@ pub fn with_globals_exported(wasm: &[u8]) -> anyhow::Result<(Vec<u8>, Vec<u32>)>
 /// `wasm` starting in `state`: its mutable globals' initial values and its memory (minimum size
 /// and contents) replaced, everything else copied.
 pub fn rewrite(wasm: &[u8], state: &State) -> anyhow::Result<Vec<u8>> {
-    const PAGE: usize = 65536;
     if !state.memory.len().is_multiple_of(PAGE) {
         bail!("the memory is not whole pages");
     }
@@ -399,6 +398,22 @@ fn active_into(data: &mut DataSection, segments: &[(usize, &[u8])]) {
         );
     }
 }
+
+/// The bytes of linear memory `wasm` starts with: its first defined memory's minimum (a
+/// snapshot's is its memory when it was taken). `None` when it defines none.
+pub fn initial_memory(wasm: &[u8]) -> anyhow::Result<Option<u64>> {
+    for payload in Parser::new(0).parse_all(wasm) {
+        if let Payload::MemorySection(section) = payload? {
+            if let Some(memory) = section.into_iter().next() {
+                return Ok(Some(memory?.initial.saturating_mul(PAGE as u64)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// WebAssembly's page, the unit of memory sizes.
+const PAGE: usize = 65536;
 
 /// How many passive data segments `wasm` has.
 fn count_passive(wasm: &[u8]) -> anyhow::Result<u32> {

@@ -1,7 +1,7 @@
 // The browser's sandbox (browser-sandbox/): a site built with `report --site DIR --with-runtimes`
 // on a static host, no other process involved. Every Python sample of the demo gets, in the
 // browser, the verdict `wasmeval run` gave it (samples whose fuel is within 10% of the budget are
-// listed, not compared); the hostile Python and JavaScript corpora get the verdicts their headers
+// listed, not compared), and so do samples that start from Python's scientific image; the hostile Python and JavaScript corpora get the verdicts their headers
 // expect; an endless loop, a memory bomb and an output flood run from the Playground leave the
 // page responsive; a HumanEval-sized Python run downloads a few chunks of the standard library,
 // not its 54 MB.
@@ -18,6 +18,8 @@ import { DEMO_FUEL, REPO, runDemo, wasmeval } from '../lib/report.js';
 
 /** `wasmeval run`'s default limits, as the worker reads them, with the demo runs' budget. */
 const DEMO_LIMITS = { fuel: DEMO_FUEL, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
+/** `wasmeval run`'s default limits (core's `BrowserLimits::RUN_DEFAULTS`). */
+const RUN_DEFAULT_LIMITS = { fuel: 10_000_000_000, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
 /** The limits the hostile corpora's headers assume (runner/tests/it/hostile.rs). */
 const HOSTILE_LIMITS = { fuel: 4_000_000_000, memory: 256 << 20, timeout_ms: 60_000, output: 1 << 20, disk: 64 << 20 };
 const HOSTILE_FLAGS = ['--memory', '256MiB', '--output-limit', '1MiB', '--fuel', '4000000000', '--timeout', '60s'];
@@ -100,19 +102,20 @@ function resultOf(answer, what) {
   return JSON.parse(answer.ok).result;
 }
 
-test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', { timeout: 900_000 }, async () => {
-  const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
+/**
+ * Runs `samples` (of the run bundled in work/NAME.json) in the browser with `limits` and returns
+ * how they differ from `wasmeval run`'s results: fuel off by more than a thousandth, or another
+ * verdict. Samples whose fuel is within 10% of the budget are listed in `nearBudget` instead.
+ */
+async function differencesFromRun(name, samples, limits) {
+  const bundle = JSON.parse(await readFile(path.join(work, `${name}.json`), 'utf8'));
   const tasks = new Map(bundle.tasks.map((t) => [t.id, t]));
   const ran = new Map(bundle.results.map((r) => [r.index, r]));
-  const samples = (await samplesOf(path.join(REPO, 'demo/samples.jsonl'))).filter((s) =>
-    ['python', 'javascript'].includes(tasks.get(s.task_id).language),
-  );
-  assert.ok(samples.length > 100, `only ${samples.length} Python and JavaScript samples in the demo`);
   const page = await openPage(browser, host);
   const started = Date.now();
   const answers = await evaluateInBrowser(
     page,
-    samples.map((sample) => ({ task: tasks.get(sample.task_id), sample, limits: DEMO_LIMITS })),
+    samples.map((sample) => ({ task: tasks.get(sample.task_id), sample, limits })),
   );
   const seconds = (Date.now() - started) / 1000;
   const nearBudget = [];
@@ -122,7 +125,7 @@ test('every Python sample of the demo gets the verdict and the fuel `wasmeval ru
     const inBrowser = resultOf(answers[i], `sample ${sample.index}`);
     const expected = ran.get(sample.index);
     const fuels = [inBrowser.fuel, expected.fuel];
-    if (fuels.some((f) => f >= 0.9 * DEMO_LIMITS.fuel)) {
+    if (fuels.some((f) => f >= 0.9 * limits.fuel)) {
       nearBudget.push(`${sample.index} (${sample.task_id}): run ${expected.verdict}, browser ${inBrowser.verdict}`);
       return;
     }
@@ -137,11 +140,34 @@ test('every Python sample of the demo gets the verdict and the fuel `wasmeval ru
     }
   });
   ratios.sort((a, b) => a - b);
+  assertNoUncaught(page);
+  await page.close();
+  return { differ, nearBudget, ratios, seconds };
+}
+
+test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', { timeout: 900_000 }, async () => {
+  const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
+  const tasks = new Map(bundle.tasks.map((t) => [t.id, t]));
+  const samples = (await samplesOf(path.join(REPO, 'demo/samples.jsonl'))).filter((s) =>
+    ['python', 'javascript'].includes(tasks.get(s.task_id).language),
+  );
+  assert.ok(samples.length > 100, `only ${samples.length} Python and JavaScript samples in the demo`);
+  const { differ, nearBudget, ratios, seconds } = await differencesFromRun('demo', samples, DEMO_LIMITS);
   console.log(`# browser fuel / wasmtime fuel per sample: min ${ratios[0].toFixed(4)}, median ${ratios[ratios.length >> 1].toFixed(4)}, max ${ratios[ratios.length - 1].toFixed(4)}`);
   console.log(`# ${samples.length} demo samples in the browser in ${seconds.toFixed(1)} s; within 10% of the budget, not compared: ${nearBudget.length ? nearBudget.join('; ') : 'none'}`);
   assert.deepEqual(differ, [], 'verdicts that differ from `wasmeval run`');
-  assertNoUncaught(page);
-  await page.close();
+});
+
+test('samples that import numpy, scikit-learn or matplotlib start from the scientific image, as in `wasmeval run`', { timeout: 600_000 }, async () => {
+  const fixture = path.join(REPO, 'tests/fixtures/python-preloaded');
+  const files = ['--tasks', path.join(fixture, 'tasks.jsonl'), '--samples', path.join(fixture, 'samples.jsonl')];
+  runAndBundle('preloaded', (out) => wasmeval(['run', ...files, '--out', out, '--fresh']));
+  const samples = await samplesOf(path.join(fixture, 'samples.jsonl'));
+  assert.ok(samples.some((s) => s.solution.includes('sklearn')), 'the fixture has no scikit-learn sample');
+  const { differ, nearBudget, seconds } = await differencesFromRun('preloaded', samples, RUN_DEFAULT_LIMITS);
+  console.log(`# ${samples.length} preloaded-module samples in the browser in ${seconds.toFixed(1)} s`);
+  assert.deepEqual(nearBudget, [], 'samples near the budget: their imports were paid for');
+  assert.deepEqual(differ, [], 'verdicts that differ from `wasmeval run`');
 });
 
 /** The corpus programs of `language` whose file names `keep` accepts, with their headers. */

@@ -14,14 +14,14 @@ use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task};
 
 impl InterpreterGuest for PythonRuntime {
-    fn program(&self, job: &Job) -> anyhow::Result<Program> {
+    fn program(&self, job: &Job, memory_limit: u64) -> anyhow::Result<Program> {
         let folder = job_folder(job)?;
         let args: Vec<&str> = job.args.iter().map(String::as_str).collect();
         let mut invocation = self.invocation(&args, folder.path());
         invocation.env.extend(job.env.iter().cloned());
         invocation.stdin = job.stdin.clone();
         Ok(Program {
-            module: self.module.clone(),
+            module: self.image(job.preload, memory_limit).clone(),
             entry: self.entry,
             invocation,
             scratch: job.scratch,
@@ -52,10 +52,13 @@ impl LanguageRoute for PythonRuntime {
 
     fn whole_program(
         &self,
-        _cx: &Context<'_>,
+        cx: &Context<'_>,
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        Ok(Ok(self.program(&python::whole_program(task, sample))?))
+        Ok(Ok(self.program(
+            &python::whole_program(task, sample),
+            cx.limits.memory,
+        )?))
     }
 }

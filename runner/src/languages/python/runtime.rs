@@ -6,7 +6,9 @@ use crate::sandbox::{cache, Entry, Invocation, Preopen, Sandbox};
 use anyhow::Context;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use wasmtime::Module;
+use std::sync::OnceLock;
+use wasmeval_core::evaluation::Preload;
+use wasmtime::{Engine, Module};
 
 /// `runtime.json`: what the setup script installed and how to start it.
 #[derive(Debug, Clone, Deserialize)]
@@ -46,7 +48,10 @@ struct ManifestPreopen {
 
 /// A loaded interpreter, compiled for the sandbox's engine.
 pub struct PythonRuntime {
+    /// The standard image ([`Preload::Standard`]).
     pub(crate) module: Module,
+    /// The scientific image ([`Preload::Scientific`]), made when a job first asks for it.
+    scientific: ScientificImage,
     pub(crate) entry: Entry,
     pub(crate) argv0: String,
     pub(crate) preopens: Vec<Preopen>,
@@ -75,8 +80,16 @@ impl FoundPython {
         let installed = self.found.load(sandbox.engine(), cache_dir)?;
         let (manifest, module, sha256) = (installed.manifest, installed.module, installed.sha256);
         let preopens = manifest.preopens(&dir);
+        let scientific = ScientificImage {
+            engine: sandbox.engine().clone(),
+            dir: dir.clone(),
+            manifest: manifest.clone(),
+            cache_dir: cache_dir.to_owned(),
+            made: OnceLock::new(),
+        };
         let mut runtime = PythonRuntime {
             module,
+            scientific,
             entry: manifest.entry,
             argv0: manifest.argv0,
             preopens,
@@ -99,7 +112,7 @@ impl PythonRuntime {
             dir,
             cache_dir,
             "Python runtime (run scripts/setup, or pass --runtime)",
-            |m: &Manifest| preloaded_module(sandbox, dir, m, cache_dir),
+            |m: &Manifest| image_path(sandbox, dir, m, cache_dir, Preload::Standard),
         )?;
         Ok(FoundPython {
             found,
@@ -132,14 +145,88 @@ impl PythonRuntime {
     pub fn sha256(&self) -> &str {
         &self.sha256
     }
+
+    /// The compiled image a job that asks for `preload` starts from under a memory limit of
+    /// `memory_limit` bytes (core's `Preload::available`, as the browser decides).
+    pub(crate) fn image(&self, preload: Preload, memory_limit: u64) -> &Module {
+        let scientific = match preload {
+            Preload::Standard => None,
+            Preload::Scientific => self.scientific.image(),
+        };
+        let start = scientific.map(|image| image.initial_memory);
+        match (preload.available(memory_limit, start), scientific) {
+            (Preload::Scientific, Some(image)) => &image.module,
+            _ => &self.module,
+        }
+    }
 }
 
-/// The preloaded module of the interpreter `manifest` describes in `dir`, made when missing.
-fn preloaded_module(
+/// The interpreter with the scientific packages imported: made and compiled the first time a job
+/// asks for it (on a new machine a minute or two, once; then a fraction of a second per process),
+/// since most runs never import numpy. When it cannot be made (an interpreter installed without
+/// those packages), such jobs start from the standard image, as they did before it existed.
+struct ScientificImage {
+    /// The engine executions run on, which the image is compiled for.
+    engine: Engine,
+    dir: PathBuf,
+    manifest: Manifest,
+    cache_dir: PathBuf,
+    made: OnceLock<Option<Image>>,
+}
+
+/// A compiled start image.
+struct Image {
+    module: Module,
+    /// The bytes of linear memory it starts with.
+    initial_memory: u64,
+}
+
+impl ScientificImage {
+    fn image(&self) -> Option<&Image> {
+        self.made
+            .get_or_init(|| match self.make() {
+                Ok(image) => Some(image),
+                Err(error) => {
+                    eprintln!(
+                        "wasmeval: samples that import numpy, pandas, scipy or scikit-learn start \
+                         from the standard interpreter and pay for their imports: {error:#}"
+                    );
+                    None
+                }
+            })
+            .as_ref()
+    }
+
+    fn make(&self) -> anyhow::Result<Image> {
+        // The snapshot runs on an engine of its own: executions' engine is shared, not owned.
+        let sandbox = Sandbox::new(1)?;
+        let path = image_path(
+            &sandbox,
+            &self.dir,
+            &self.manifest,
+            &self.cache_dir,
+            Preload::Scientific,
+        )?;
+        let wasm =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let initial_memory = crate::sandbox::snapshot::initial_memory(&wasm)?
+            .with_context(|| format!("{} defines no memory", path.display()))?;
+        let module = cache::load_large_module(&self.engine, &wasm, &self.cache_dir)
+            .with_context(|| format!("cannot load {}", path.display()))?;
+        Ok(Image {
+            module,
+            initial_memory,
+        })
+    }
+}
+
+/// The `preload` image of the interpreter `manifest` describes in `dir`, made when missing.
+fn image_path(
     sandbox: &Sandbox,
     dir: &Path,
     manifest: &Manifest,
     cache_dir: &Path,
+    preload: Preload,
 ) -> anyhow::Result<PathBuf> {
     let interpreter = Invocation {
         args: vec![manifest.argv0.clone()],
@@ -147,12 +234,19 @@ fn preloaded_module(
         preopens: manifest.preopens(dir),
         ..Invocation::default()
     };
-    super::preloaded::module(sandbox, dir, &manifest.module, interpreter, cache_dir)
+    super::preloaded::module(
+        sandbox,
+        dir,
+        &manifest.module,
+        interpreter,
+        cache_dir,
+        preload,
+    )
 }
 
-/// The module a site ships for the browser's Python: the same preloaded module as executions run
-/// here (so that fuel counts agree), made when missing (`cache_dir`: the machine-code cache).
-pub fn module_for_site(dir: &Path, cache_dir: &Path) -> anyhow::Result<PathBuf> {
+/// The `preload` image a site ships for the browser's Python: the same as executions run here
+/// (so that fuel counts agree), made when missing (`cache_dir`: the machine-code cache).
+pub fn module_for_site(dir: &Path, cache_dir: &Path, preload: Preload) -> anyhow::Result<PathBuf> {
     let manifest_path = dir.join("runtime.json");
     let manifest: Manifest = serde_json::from_slice(
         &std::fs::read(&manifest_path)
@@ -160,13 +254,12 @@ pub fn module_for_site(dir: &Path, cache_dir: &Path) -> anyhow::Result<PathBuf> 
     )
     .with_context(|| format!("{}: malformed", manifest_path.display()))?;
     let sandbox = Sandbox::new(1)?;
-    preloaded_module(&sandbox, dir, &manifest, cache_dir)
+    image_path(&sandbox, dir, &manifest, cache_dir, preload)
 }
 
 /// Compiles the harness to bytecode in the interpreter itself, once per process, and returns it as
 /// `marshal` bytes (core's `python::compile_job` says why).
 fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result<Vec<u8>> {
-    let program = runtime.program(&wasmeval_core::evaluation::python::compile_job())?;
     let limits = crate::sandbox::Limits {
         fuel: 5_000_000_000,
         memory: 512 << 20,
@@ -175,6 +268,10 @@ fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result
         disk: 0,
         fuel_from_time_limit: false,
     };
+    let program = runtime.program(
+        &wasmeval_core::evaluation::python::compile_job(),
+        limits.memory,
+    )?;
     let (invocation, _scratch) = super::super::prepared(&program)?;
     let execution = sandbox.run(&program.module, program.entry, &invocation, &limits)?;
     match execution.exit {
