@@ -283,27 +283,17 @@ mod tests {
 
     #[test]
     fn the_scientific_image_is_used_only_when_it_exists_and_starts_within_the_memory_limit() {
-        let mib = 1 << 20;
-        let image = Some(125 * mib);
-        assert_eq!(
-            Preload::Scientific.available(512 * mib, image),
-            Preload::Scientific
-        );
-        assert_eq!(
-            Preload::Scientific.available(125 * mib, image),
-            Preload::Scientific
-        );
-        assert_eq!(
-            Preload::Scientific.available(100 * mib, image),
-            Preload::Standard
-        );
-        assert_eq!(
-            Preload::Scientific.available(512 * mib, None),
-            Preload::Standard
-        );
-        assert_eq!(
-            Preload::Standard.available(512 * mib, image),
-            Preload::Standard
-        );
+        let (mib, image) = (1 << 20, Some(125 << 20));
+        let cases = [
+            (Preload::Scientific, 512 * mib, image, Preload::Scientific),
+            (Preload::Scientific, 125 * mib, image, Preload::Scientific),
+            (Preload::Scientific, 100 * mib, image, Preload::Standard),
+            (Preload::Scientific, 512 * mib, None, Preload::Standard),
+            (Preload::Standard, 512 * mib, image, Preload::Standard),
+        ];
+        for (asked, limit, start, expected) in cases {
+            let chosen = asked.available(limit, start);
+            assert_eq!(chosen, expected, "{asked:?} under {limit} bytes, {start:?}");
+        }
     }
 }
