@@ -100,10 +100,7 @@ pub struct Job {
 /// (`python::preload` chooses). Images differ in the modules already imported, never in the
 /// interpreter, and leave no name behind, so a job behaves the same from either except for the
 /// fuel its imports cost.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Preload {
     /// The standard library's most imported modules done.
     #[default]

@@ -3,11 +3,12 @@
 //! sample pays for them. `from typing import List` alone costs 44 M fuel (about 9 ms) against
 //! 4 M for the rest of a trivial sample, and 21 of HumanEval's 164 prompts start with it.
 //!
-//! Samples that import numpy, pandas, scipy or scikit-learn (core's `python::preload` decides, so
-//! that the browser decides alike) start from a second image with those imported as well
-//! ([`SCIENTIFIC_MODULES`]): their imports cost 0.7 to 14 G fuel, a fifth of a second to three
-//! seconds per sample, and scikit-learn's alone is over the default budget. That image starts
-//! with about 110 MiB of memory instead of 40, and is made the first time a sample needs it.
+//! Samples that import numpy, pandas, scipy, scikit-learn or matplotlib (core's `python::preload`
+//! decides, so that the browser decides alike) start from a second image with those imported as
+//! well ([`SCIENTIFIC_MODULES`]): their imports cost 0.7 to 14 G fuel, a fifth of a second to
+//! three seconds per sample, and scikit-learn's alone is over the default budget. That image
+//! starts with about 125 MiB of memory instead of 40, and is made the first time a sample needs
+//! it.
 //!
 //! The imports leave no name behind: a sample that uses `typing` without importing it fails as
 //! it would under any Python. They do leave the modules in `sys.modules` (and their files' index

@@ -188,8 +188,9 @@ impl ScientificImage {
                 Ok(image) => Some(image),
                 Err(error) => {
                     eprintln!(
-                        "wasmeval: samples that import numpy, pandas, scipy or scikit-learn start \
-                         from the standard interpreter and pay for their imports: {error:#}"
+                        "wasmeval: samples that import numpy, pandas, scipy, scikit-learn or \
+                         matplotlib start from the standard interpreter and pay for their \
+                         imports: {error:#}"
                     );
                     None
                 }
