@@ -31,6 +31,7 @@ import json
 import math
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -105,6 +106,30 @@ def run_logged(cmd, log_path: Path, cwd: Path | None = None, env=None) -> tuple[
                             stdin=subprocess.DEVNULL).returncode
         wall = time.perf_counter() - t0
     return rc, wall
+
+
+def busy_cpu_seconds() -> float:
+    """CPU seconds the whole machine has spent busy since boot (/proc/stat, all cores)."""
+    with open("/proc/stat", encoding="ascii") as f:
+        fields = [int(x) for x in f.readline().split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    """CPU seconds of this process's finished children (and theirs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_of_others(run):
+    """(run()'s value, CPU seconds other processes used while it ran): the machine's busy time
+    less this process's and its children's. The load average cannot tell: at the end of a run
+    it counts the bench's own workers."""
+    busy, ours = busy_cpu_seconds(), children_cpu_seconds() + sum(os.times()[:2])
+    value = run()
+    others = (busy_cpu_seconds() - busy) - (children_cpu_seconds() + sum(os.times()[:2]) - ours)
+    return value, max(0.0, others)
 
 
 def tail(path: Path, n: int = 20) -> str:
@@ -649,8 +674,12 @@ def main() -> None:
     built_from = WASMEVAL
     WASMEVAL = work / "bin" / "wasmeval"
 
-    ref = load_reference(work, data) if args.skip_reference else run_reference(work, data, args.jobs)
-    ours = run_ours(work, data, args.jobs, ["--fuel", str(args.fuel)] if args.fuel else [])
+    if args.skip_reference:
+        ref, ref_others = load_reference(work, data), None
+    else:
+        ref, ref_others = cpu_of_others(lambda: run_reference(work, data, args.jobs))
+    ours, our_others = cpu_of_others(
+        lambda: run_ours(work, data, args.jobs, ["--fuel", str(args.fuel)] if args.fuel else []))
 
     ref_rows, our_rows = ref["rows"], ours["rows"]
     if len(ref_rows) != n or len(our_rows) != n:
@@ -724,10 +753,23 @@ def main() -> None:
     p(f"wasmeval: {built_from} (source {commit}); load average (1/5/15 min) at start {' '.join(f'{x:.2f}' for x in load_start)}, "
       f"at end {' '.join(f'{x:.2f}' for x in load_end)}")
     # Wall times on a busy machine are not the project's figures: say so where they are printed.
+    # The end's load average counts the bench's own workers; the CPU other processes used during
+    # the timed runs does not.
+    others = [(name, cpu, wall) for name, cpu, wall in
+              [("reference", ref_others, ref["meta"]["wall_s"]), ("ours", our_others, ours["wall_s"])]
+              if cpu is not None]
+    p("CPU used by other processes during the timed runs: " + ", ".join(
+        f"{name} {cpu:.1f} s ({100 * cpu / (wall * os.cpu_count()):.1f}% of the machine)"
+        for name, cpu, wall in others))
     if max(load_start[0], load_end[0]) > 0.5:
-        p(f"WARNING: load average above 0.5 (start {load_start[0]:.2f}, end {load_end[0]:.2f}): "
-          "the machine was not idle, so the wall times and the ratio below are only indicative "
-          "(fuel figures are exact regardless)")
+        p(f"WARNING: load average above 0.5 (start {load_start[0]:.2f}, end {load_end[0]:.2f}, "
+          "the end's including the bench's own workers): if other processes used the machine "
+          "(above), the wall times and the ratio below are only indicative (fuel figures are "
+          "exact regardless)")
+    busy = [name for name, cpu, wall in others if cpu > 0.05 * wall * os.cpu_count()]
+    if busy:
+        p(f"WARNING: other processes used more than 5% of the machine during the {' and '.join(busy)} "
+          "run: the wall times and the ratio below are only indicative")
     p(f"limits: ours fuel {fuel_str(fuel_budget)}, memory {memory >> 20} MiB, wall "
       f"{ours['run']['limits']['timeout']['secs']} s; reference timeout {REFERENCE_TIMEOUT_S:g} s"
       f"{' (reference results reused from ' + ref['meta']['finished_at'] + ')' if ref['reused'] else ''}")
@@ -821,6 +863,7 @@ def main() -> None:
         "samples": n, "tasks": data["tasks"], "limit": args.limit, "jobs": args.jobs,
         "cores": os.cpu_count(), "host_python": sys.version.split()[0], "wasmeval": str(built_from), "source": commit,
         "loadavg_start": load_start, "loadavg_end": load_end,
+        "cpu_of_other_processes_s": {name: cpu for name, cpu, _ in others},
         "limits": {"fuel": fuel_budget, "memory": memory, "wall_s": ours["run"]["limits"]["timeout"]["secs"],
                    "reference_timeout_s": REFERENCE_TIMEOUT_S},
         "reference_reused": ref["reused"], "reference_meta": ref["meta"],
