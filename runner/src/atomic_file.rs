@@ -21,8 +21,11 @@ pub fn write_with(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
+    // As `File::create` would: readable by others unless the umask says otherwise (a temporary
+    // file is made 0600, and a site's bundle.json must be readable by the web server).
     let mut file = tempfile::Builder::new()
         .prefix(".incoming-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a file in {}", dir.display()))?;
     let mut buffered = std::io::BufWriter::new(file.as_file_mut());
@@ -55,5 +58,21 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["summary.json"]);
+    }
+
+    #[test]
+    fn a_file_gets_the_permissions_file_create_would_give_it() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        super::write(&dir.path().join("bundle.json"), b"{}").unwrap();
+        std::fs::File::create(dir.path().join("plain.json")).unwrap();
+        let mode = |name: &str| {
+            std::fs::metadata(dir.path().join(name))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(mode("bundle.json"), mode("plain.json"));
     }
 }
