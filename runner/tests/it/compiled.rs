@@ -2,19 +2,11 @@
 //! judged by how it exits), and C and C++ programs using what wasmeval's sysroot adds to wasi-libc
 //! and libc++ (guests/cxx): `<boost/any.hpp>`, `<openssl/md5.h>` and glibc's `rand()`.
 
-use crate::support::{case_verdicts, fixture, results, run};
+use crate::support::{case_verdicts, fixture_results, results, run};
 
 #[test]
 fn compiled_programs_are_judged_and_the_sysroot_additions_work() {
-    let (tasks, samples) = fixture("compiled");
-    let out = tempfile::tempdir().unwrap();
-    run(
-        &tasks,
-        &samples,
-        out.path(),
-        &["--jobs", "2", "--fuel", "2000000000"],
-    );
-    let results = results(out.path());
+    let results = fixture_results("compiled", &["--jobs", "2", "--fuel", "2000000000"]);
     let verdicts: Vec<(&str, Vec<&str>)> = results
         .iter()
         .map(|r| (r["verdict"].as_str().unwrap(), case_verdicts(r)))
@@ -162,10 +154,7 @@ fn a_rust_compile_error_is_named_by_its_error_not_the_non_snake_case_warning_bef
 fn whole_c_and_cpp_programs_read_compute_and_print_64_bit_longs() {
     // `scanf("%ld")`, `labs` and `printf("%ld")` in C; `vector<long>`, `accumulate(.., 0L)`,
     // `LONG_MAX` and the functional cast `long(x)` in C++: each as on an LP64 host.
-    let (tasks, samples) = fixture("int-width-io");
-    let out = tempfile::tempdir().unwrap();
-    run(&tasks, &samples, out.path(), &["--jobs", "2"]);
-    let results = results(out.path());
+    let results = fixture_results("int-width-io", &["--jobs", "2"]);
     for result in &results {
         assert_eq!(result["verdict"], "passed", "{result}");
     }

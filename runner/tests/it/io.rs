@@ -1,18 +1,10 @@
 //! `io` suites: whole-program runs on stdin, judged by exact, whitespace and epsilon comparison.
 
-use crate::support::{case_verdicts, fixture, results, run};
+use crate::support::{case_verdicts, fixture_results};
 
 #[test]
 fn stdin_stdout_cases_are_judged_by_their_rule() {
-    let (tasks, samples) = fixture("io");
-    let out = tempfile::tempdir().unwrap();
-    run(
-        &tasks,
-        &samples,
-        out.path(),
-        &["--jobs", "2", "--fuel", "2000000000"],
-    );
-    let results = results(out.path());
+    let results = fixture_results("io", &["--jobs", "2", "--fuel", "2000000000"]);
     let verdict = |i: usize| results[i]["verdict"].as_str().unwrap().to_owned();
     let case_verdicts = |i: usize| case_verdicts(&results[i]);
 

@@ -82,6 +82,15 @@ pub fn results(out: &Path) -> Vec<Value> {
     read_jsonl(&out.join("results.jsonl"))
 }
 
+/// The results of `wasmeval run` on the fixture `name` with `extra` arguments, in sample order
+/// (the run's folder is removed).
+pub fn fixture_results(name: &str, extra: &[&str]) -> Vec<Value> {
+    let (tasks, samples) = fixture(name);
+    let out = tempfile::tempdir().expect("a temporary folder");
+    run(&tasks, &samples, out.path(), extra);
+    results(out.path())
+}
+
 /// A program of a hostile corpus (`tests/hostile/<language>`) and what its header demands.
 pub struct Hostile {
     /// Its file name.
