@@ -18,12 +18,16 @@ use yew::prelude::*;
 #[function_component(Review)]
 pub fn review() -> Html {
     let store = use_store();
-    // The session, restored from localStorage (nothing is lost by closing the tab).
-    let session = use_state(|| {
-        browser::stored(STORAGE_KEY).and_then(|text| serde_json::from_str::<Session>(&text).ok())
+    // The session, restored from localStorage (nothing is lost by closing the tab). A reducer,
+    // not a state: keys pressed faster than the page renders each apply to the latest session.
+    let session = use_reducer(|| {
+        Reviewing(
+            browser::stored(STORAGE_KEY)
+                .and_then(|text| serde_json::from_str::<Session>(&text).ok()),
+        )
     });
     {
-        let saved = (*session).clone();
+        let saved = session.0.clone();
         use_effect_with(saved, |saved| {
             let text = saved.as_ref().and_then(|s| serde_json::to_string(s).ok());
             browser::store(STORAGE_KEY, text.as_deref());
@@ -37,7 +41,7 @@ pub fn review() -> Html {
         return html! {};
     };
     // A session of another bundle (a task it names is not here) is not resumed.
-    let session_here = session.as_ref().filter(|s| {
+    let session_here = session.0.as_ref().filter(|s| {
         s.planned
             .iter()
             .all(|item| data.bundle.tasks.iter().any(|t| t.id == item.task_id))
@@ -126,7 +130,7 @@ pub fn review() -> Html {
     });
     let end = {
         let session = session.clone();
-        Callback::from(move |_: MouseEvent| session.set(None))
+        Callback::from(move |_: MouseEvent| session.dispatch(Change::End))
     };
     html! {
         <section class="review" data-testid="review">
@@ -150,6 +154,45 @@ pub fn review() -> Html {
             }
             { aggregates }
         </section>
+    }
+}
+
+/// The session in progress, if any, changed only through [`Change`]s.
+#[derive(Default, PartialEq)]
+struct Reviewing(Option<Session>);
+
+/// What the reviewer did.
+enum Change {
+    Start(Session),
+    Press(Key),
+    /// A level clicked: row `.0` gets digit `.1`.
+    Set(usize, u8),
+    Reveal,
+    Finish,
+    End,
+}
+
+impl Reducible for Reviewing {
+    type Action = Change;
+
+    fn reduce(self: Rc<Self>, change: Change) -> Rc<Self> {
+        let mut next = self.0.clone();
+        match (change, next.as_mut()) {
+            (Change::Start(session), _) => next = Some(session),
+            (Change::End, _) => next = None,
+            (Change::Press(key), Some(s)) => s.press(key),
+            (Change::Set(row, digit), Some(s)) => {
+                s.row = row;
+                s.press(Key::Digit(digit));
+            }
+            (Change::Reveal, Some(s)) => s.blind = false,
+            (Change::Finish, Some(s)) => {
+                s.finished = true;
+                s.blind = false;
+            }
+            (_, None) => return self,
+        }
+        Rc::new(Reviewing(next))
     }
 }
 
@@ -190,7 +233,7 @@ fn aggregates(
 /// What [`Setup`] changes.
 #[derive(Properties, PartialEq)]
 struct SetupProps {
-    session: UseStateHandle<Option<Session>>,
+    session: UseReducerHandle<Reviewing>,
 }
 
 /// Starting a session: the rubric, the reviewer, the seed, and for a pairwise rubric the models.
@@ -270,7 +313,7 @@ fn setup(props: &SetupProps) -> Html {
             if reviewer.trim().is_empty() || planned.is_empty() {
                 return;
             }
-            session.set(Some(Session::new(
+            session.dispatch(Change::Start(Session::new(
                 reviewer.trim().to_owned(),
                 chosen.clone(),
                 seed,
@@ -346,7 +389,7 @@ fn setup(props: &SetupProps) -> Html {
 /// What [`ItemView`] shows.
 #[derive(Properties, PartialEq)]
 struct ItemProps {
-    session: UseStateHandle<Option<Session>>,
+    session: UseReducerHandle<Reviewing>,
     current: Session,
 }
 
@@ -361,12 +404,8 @@ fn item_view(props: &ItemProps) -> Html {
     let planned = &s.planned[s.position];
     let task = data.bundle.tasks.iter().find(|t| t.id == planned.task_id);
     let press = {
-        let (session, current) = (props.session.clone(), props.current.clone());
-        Callback::from(move |key: Key| {
-            let mut next = current.clone();
-            next.press(key);
-            session.set(Some(next));
-        })
+        let session = props.session.clone();
+        Callback::from(move |key: Key| session.dispatch(Change::Press(key)))
     };
     let on_key = {
         let press = press.clone();
@@ -378,30 +417,16 @@ fn item_view(props: &ItemProps) -> Html {
         })
     };
     let set = |row: usize, digit: u8| {
-        let (session, current) = (props.session.clone(), props.current.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = current.clone();
-            next.row = row;
-            next.press(Key::Digit(digit));
-            session.set(Some(next));
-        })
+        let session = props.session.clone();
+        Callback::from(move |_: MouseEvent| session.dispatch(Change::Set(row, digit)))
     };
     let reveal = {
-        let (session, current) = (props.session.clone(), props.current.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = current.clone();
-            next.blind = false;
-            session.set(Some(next));
-        })
+        let session = props.session.clone();
+        Callback::from(move |_: MouseEvent| session.dispatch(Change::Reveal))
     };
     let finish = {
-        let (session, current) = (props.session.clone(), props.current.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = current.clone();
-            next.finished = true;
-            next.blind = false;
-            session.set(Some(next));
-        })
+        let session = props.session.clone();
+        Callback::from(move |_: MouseEvent| session.dispatch(Change::Finish))
     };
     let side_names = if s.width() == 2 {
         ["Left", "Right"]
