@@ -163,7 +163,7 @@ struct Reviewing(Option<Session>);
 
 /// What the reviewer did.
 enum Change {
-    Start(Session),
+    Start(Box<Session>),
     Press(Key),
     /// A level clicked: row `.0` gets digit `.1`.
     Set(usize, u8),
@@ -178,7 +178,7 @@ impl Reducible for Reviewing {
     fn reduce(self: Rc<Self>, change: Change) -> Rc<Self> {
         let mut next = self.0.clone();
         match (change, next.as_mut()) {
-            (Change::Start(session), _) => next = Some(session),
+            (Change::Start(session), _) => next = Some(*session),
             (Change::End, _) => next = None,
             (Change::Press(key), Some(s)) => s.press(key),
             (Change::Set(row, digit), Some(s)) => {
@@ -313,14 +313,14 @@ fn setup(props: &SetupProps) -> Html {
             if reviewer.trim().is_empty() || planned.is_empty() {
                 return;
             }
-            session.dispatch(Change::Start(Session::new(
+            session.dispatch(Change::Start(Box::new(Session::new(
                 reviewer.trim().to_owned(),
                 chosen.clone(),
                 seed,
                 query.clone(),
                 models.clone(),
                 planned.clone(),
-            )))
+            ))))
         })
     };
     let on_rubric = {
