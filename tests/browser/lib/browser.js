@@ -8,6 +8,9 @@ import path from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
+/** How many times slower than this machine's every page runs (see `slowDown`). */
+export const CPU_SLOWDOWN = Number(process.env.WASMEVAL_CPU_SLOWDOWN || 1);
+
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -43,10 +46,21 @@ export async function launch() {
  */
 export async function newPage(context) {
   const page = await context.newPage();
+  if (CPU_SLOWDOWN !== 1) await slowDown(page, CPU_SLOWDOWN);
   page.problems = [];
   page.on('pageerror', (error) => page.problems.push(`uncaught: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
   });
   return page;
+}
+
+/**
+ * Slows `page`'s CPU `rate` times (1: full speed), as on a busy CI machine: events then arrive
+ * faster than the app renders. `WASMEVAL_CPU_SLOWDOWN=10` slows every page a test opens, to
+ * look for such races across the suite.
+ */
+export async function slowDown(page, rate) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../lib/server.js';
-import { launch } from '../lib/browser.js';
+import { CPU_SLOWDOWN, launch, slowDown } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
 import { REPO, runDemo, wasmeval } from '../lib/report.js';
 
@@ -38,15 +38,6 @@ after(async () => {
 
 const progress = (page) => page.innerText('[data-testid=review-progress]');
 
-/**
- * Slows the page's CPU `rate` times, as on a busy CI machine: keys then arrive faster than the
- * page renders, and each must still count.
- */
-async function throttle(page, rate) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-}
-
 /** Scores the item shown by keyboard: every row (10 scores, then which is better), then Enter. */
 async function scoreItem(page, digits) {
   await page.focus('[data-testid=review-item]');
@@ -66,10 +57,11 @@ test('a reviewer scores five pairs by keyboard, survives a reload, and the aggre
   const shown = await page.innerText('[data-testid=review-item]');
   assert.doesNotMatch(shown, /hare-1b|tortoise-7b|passed|wrong_answer/);
   const patterns = ['44331' + '22114' + '1', '43434' + '21212' + '2', '33333' + '33333' + '1'];
-  await throttle(page, 20);
+  // Keys arrive faster than the page renders, and each must still count.
+  await slowDown(page, 20);
   for (let i = 0; i < 3; i++) await scoreItem(page, patterns[i].split(''));
   assert.match(await progress(page), /^4 of \d+ · 3 scored/);
-  await throttle(page, 1);
+  await slowDown(page, CPU_SLOWDOWN);
 
   // Closing the tab loses nothing.
   await page.reload();
@@ -185,7 +177,7 @@ test('a custom rubric loads from JSON (a bad one names its field), and code is h
   assert.equal(await page.locator('[data-testid=review-side-1]').count(), 0);
   assert.equal(await page.locator('table.rubric tr').count(), 1);
   assert.ok((await page.locator('[data-testid=review-side-0] .tok-keyword').count()) > 0, 'keywords are highlighted');
-  await throttle(page, 20);
+  await slowDown(page, 20);
   await page.focus('[data-testid=review-item]');
   await page.keyboard.press('2');
   await page.keyboard.press('Enter');
