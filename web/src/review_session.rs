@@ -187,12 +187,17 @@ impl Session {
     /// Shows item `position` (past the last: the session is finished), keyboard on its first row.
     pub fn go(&mut self, position: usize) {
         if position >= self.planned.len() {
-            self.finished = true;
-            self.blind = false;
+            self.finish();
         } else {
             self.position = position;
             self.row = 0;
         }
+    }
+
+    /// Ends the session: models and verdicts are shown, and its aggregates.
+    pub fn finish(&mut self) {
+        self.finished = true;
+        self.blind = false;
     }
 
     /// The reviewer's file: every item with at least one score (skipped ones are left out).

@@ -186,10 +186,7 @@ impl Reducible for Reviewing {
                 s.press(Key::Digit(digit));
             }
             (Change::Reveal, Some(s)) => s.blind = false,
-            (Change::Finish, Some(s)) => {
-                s.finished = true;
-                s.blind = false;
-            }
+            (Change::Finish, Some(s)) => s.finish(),
             (_, None) => return self,
         }
         Rc::new(Reviewing(next))
