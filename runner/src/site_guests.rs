@@ -95,7 +95,7 @@ pub fn write(
         std::fs::write(out.join(&module_name), &metered)?;
         let mut module_bytes = metered.len() as u64;
         let scientific = match name {
-            "python" => scientific_image(dir, &out, cache, module_cache, &mut module_bytes)?,
+            "python" => write_scientific_image(dir, &out, cache, module_cache, &mut module_bytes)?,
             _ => None,
         };
         let mut folders = Vec::new();
@@ -145,24 +145,24 @@ pub fn write(
 
 /// Writes the Python guest's scientific image, metered, into `out` (adding its size to
 /// `module_bytes`), when the interpreter installed in `dir` can make one.
-fn scientific_image(
+fn write_scientific_image(
     dir: &Path,
     out: &Path,
     cache: &Path,
     module_cache: &Path,
     module_bytes: &mut u64,
 ) -> anyhow::Result<Option<BrowserImage>> {
-    let image =
-        match crate::languages::python::module_for_site(dir, module_cache, Preload::Scientific) {
-            Ok(image) => image,
-            Err(error) => {
-                eprintln!(
-                "wasmeval: the site's Python has no scientific image (samples that import numpy \
-                 pay for their imports in the browser): {error:#}"
+    let made = crate::languages::python::module_for_site(dir, module_cache, Preload::Scientific);
+    let image = match made {
+        Ok(image) => image,
+        Err(error) => {
+            eprintln!(
+                "wasmeval: the site's Python has no scientific image (samples that import \
+                 numpy pay for their imports in the browser): {error:#}"
             );
-                return Ok(None);
-            }
-        };
+            return Ok(None);
+        }
+    };
     let metered = metered(&image, cache)?;
     let module = "python-scientific.wasm".to_owned();
     std::fs::write(out.join(&module), &metered)?;
