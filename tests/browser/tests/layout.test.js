@@ -3,7 +3,7 @@
 // static host loads with its bytes counted and no landing page meanwhile; the "95% intervals"
 // box shows the command line's `--ci` numbers; a researcher's site ships no demo; and at a phone's
 // width (390 px) the filters fold behind a button, wide tables scroll in their own box with a
-// hint, and no page is wider than the screen. Screenshots of each view at 1366x768 and 390x844
+// hint, and no page is wider than the screen nor cuts a control off at its edge. Screenshots of each view at 1366x768 and 390x844
 // are saved in out/browser/ for a person to look at.
 
 import { test, before, after } from 'node:test';
@@ -149,8 +149,26 @@ test('charts: many groups lie down with whole labels, bars carry n and intervals
 /** The page's width beyond the viewport, in pixels (0 when nothing overflows). */
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
+/**
+ * The controls (inputs, menus, buttons) that reach past the viewport's right edge, outside any
+ * box that scrolls sideways: hidden overflow cuts them off without widening the page.
+ */
+const cutOff = (page) =>
+  page.evaluate(() => {
+    const scrolls = (e) => {
+      for (let a = e.parentElement; a; a = a.parentElement) {
+        if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('input, select, button, textarea')]
+      .filter((e) => e.getClientRects().length > 0 && !scrolls(e))
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((e) => `${e.tagName.toLowerCase()}${e.dataset.testid ? `[${e.dataset.testid}]` : ''} to ${Math.round(e.getBoundingClientRect().right)} px`);
+  });
+
 // The views' menu buttons (view-<name>).
-const VIEWS = ['overview', 'explorer', 'performance', 'compare', 'samples'];
+const VIEWS = ['overview', 'explorer', 'performance', 'compare', 'review', 'samples'];
 
 for (const [width, height] of [[1366, 768], [390, 844]]) {
   test(`every view at ${width}x${height}: nothing wider than the screen, screenshots saved`, async () => {
@@ -180,6 +198,7 @@ for (const [width, height] of [[1366, 768], [390, 844]]) {
       await page.click(`[data-testid=view-${view}]`);
       await page.waitForTimeout(200);
       assert.ok((await overflow(page)) <= 0, `${view} at ${width} px is ${await overflow(page)} px too wide`);
+      assert.deepEqual(await cutOff(page), [], `${view} at ${width} px cuts off controls`);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${view}-${width}.png`), fullPage: true });
     }
     // A sample's page, the longest of all.
