@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
@@ -233,32 +234,47 @@ class Evaluator:
     def evaluate_answer(self, task: Union[Mapping[str, Any], str], answer: str) -> dict:
         """A model's answer (chat text) against ``task``: the code is its first fenced block
         (else all of it), a whole program when it defines the entry point, else a completion."""
-        return json.loads(self._native.evaluate(_json(task), answer, answer=True))
+        return json.loads(self._native.evaluate(_json(task), _text(answer), answer=True))
 
     def evaluate_many(self, pairs: Iterable, *, answers: bool = False) -> list:
         """:meth:`evaluate` (or :meth:`evaluate_answer` with ``answers=True``) over (task,
         sample) pairs, in parallel; results in the order given."""
-        encoded = [(_json(task), sample if answers else _json(sample)) for task, sample in pairs]
+        encoded = [(_json(task), _text(sample) if answers else _json(sample)) for task, sample in pairs]
         return [json.loads(r) for r in self._native.evaluate_many(encoded, answer=answers)]
 
     def run_code(self, code: str, language: str = "python", stdin: Optional[str] = None) -> dict:
         """Runs a whole program once on ``stdin``: ``status`` (``finished``, ``compile_error``,
         ``timeout``, ``memory_limit``, ``output_limit``, ``runtime_error``), ``exit_code``,
         ``stdout``, ``stderr``, ``message``, ``fuel``, ``wall_ms``."""
-        return json.loads(self._native.run_code(code, language, stdin))
+        return json.loads(
+            self._native.run_code(_text(code), language, None if stdin is None else _text(stdin))
+        )
+
+
+def _text(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate (``'\\ud800'``, which no UTF-8 text
+    holds) becomes U+FFFD, so an answer holding one is scored like any other broken program
+    instead of raising ``UnicodeEncodeError``."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _json(record: Union[Mapping[str, Any], str]) -> str:
-    return record if isinstance(record, str) else json.dumps(record, ensure_ascii=False)
+    return _text(record if isinstance(record, str) else json.dumps(record, ensure_ascii=False))
 
 
 _default: Optional[Evaluator] = None
+_default_lock = threading.Lock()
 
 
 def run_code(code: str, language: str = "python", stdin: Optional[str] = None) -> dict:
     """Runs one program in the sandbox with the default limits (see :meth:`Evaluator.run_code`);
-    the sandbox is made on the first call and kept."""
+    the sandbox is made on the first call (whichever thread makes it) and kept."""
     global _default
-    if _default is None:
-        _default = Evaluator()
+    with _default_lock:
+        if _default is None:
+            _default = Evaluator()
     return _default.run_code(code, language, stdin)

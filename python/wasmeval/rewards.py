@@ -22,24 +22,29 @@ limits of ``WASMEVAL_REWARD_FUEL`` / ``WASMEVAL_REWARD_TIMEOUT`` when set.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from . import Evaluator
 
 _evaluator: Optional[Evaluator] = None
+# Reward functions are called from many threads at once (verl's thread pools): the first calls
+# must make one evaluator, not one each.
+_evaluator_lock = threading.Lock()
 
 
 def evaluator() -> Evaluator:
-    """The process's reward evaluator."""
+    """The process's reward evaluator (made by the first call, whichever thread makes it)."""
     global _evaluator
-    if _evaluator is None:
-        fuel = os.environ.get("WASMEVAL_REWARD_FUEL")
-        timeout = os.environ.get("WASMEVAL_REWARD_TIMEOUT")
-        _evaluator = Evaluator(
-            fuel=int(float(fuel)) if fuel else None,
-            timeout=float(timeout) if timeout else None,
-        )
-    return _evaluator
+    with _evaluator_lock:
+        if _evaluator is None:
+            fuel = os.environ.get("WASMEVAL_REWARD_FUEL")
+            timeout = os.environ.get("WASMEVAL_REWARD_TIMEOUT")
+            _evaluator = Evaluator(
+                fuel=int(float(fuel)) if fuel else None,
+                timeout=float(timeout) if timeout else None,
+            )
+        return _evaluator
 
 
 def score_of(result: Mapping[str, Any], passed_only: bool = False) -> float:

@@ -42,6 +42,9 @@ enum Command {
     /// Internal: confine this process (rlimits, Landlock) and exec a compiler; see toolchain::confine.
     #[command(name = "__confined-exec", hide = true)]
     ConfinedExec(commands::confined_exec::ConfinedExecArgs),
+    /// Internal: strip TypeScript types in a contained process; see commands::strip_types.
+    #[command(name = "__strip-types", hide = true)]
+    StripTypes,
     /// Internal: evaluate samples sent on stdin for a parent `run`; see child_evaluators.
     #[command(name = "__evaluate-samples", hide = true)]
     EvaluateSamples,
@@ -424,6 +427,9 @@ pub fn main() -> ExitCode {
         // Returns its own exit codes: on success the process has become the compiler.
         return commands::confined_exec::run(args);
     }
+    if let Command::StripTypes = cli.command {
+        return commands::strip_types::run();
+    }
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -473,10 +479,12 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Grade(args) => commands::grade::run(args),
         Command::Help(args) => help(args),
         Command::EvaluateSamples => crate::child_evaluators::serve_requests(),
-        Command::ConfinedExec(_) => Err(crate::errors::ExpectedError::BadInput(
-            "__confined-exec runs only as the wasmeval executable".into(),
-        )
-        .into()),
+        Command::ConfinedExec(_) | Command::StripTypes => {
+            Err(crate::errors::ExpectedError::BadInput(
+                "__confined-exec and __strip-types run only as the wasmeval executable".into(),
+            )
+            .into())
+        }
     }
 }
 

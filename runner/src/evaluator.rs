@@ -203,7 +203,9 @@ impl<'a> Evaluator<'a> {
         let evaluator = Evaluator {
             sandbox,
             python,
-            typescript: javascript.clone().map(TypeScript::new),
+            typescript: javascript
+                .clone()
+                .map(|js| TypeScript::new(js, Some(helper.to_owned()))),
             javascript,
             ruby,
             lua,

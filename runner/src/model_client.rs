@@ -348,28 +348,40 @@ fn backoff(retry: u32, retry_after: Option<Duration>) -> Duration {
     full / 2 + full / 2 * random as u32 / 1000
 }
 
-/// The server's error message in a body (`{"error": {"message": ...}}`), or the body's start.
+/// The server's error message in a body (`{"error": {"message": ...}}`), or the body's start,
+/// printable on a terminal (see [`printable`]).
 fn server_message(text: &str) -> String {
-    serde_json::from_str::<Value>(text)
-        .ok()
-        .and_then(|v| {
-            v.pointer("/error/message")
-                .or_else(|| v.get("error"))
-                .or_else(|| v.get("message"))
-                .or_else(|| v.get("detail"))
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        })
-        .unwrap_or_else(|| excerpt(text))
+    let message = serde_json::from_str::<Value>(text).ok().and_then(|v| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("error"))
+            .or_else(|| v.get("message"))
+            .or_else(|| v.get("detail"))
+            .and_then(Value::as_str)
+            .map(excerpt)
+    });
+    message.unwrap_or_else(|| excerpt(text))
 }
 
+/// The start of a server's text, printable on a terminal.
 fn excerpt(text: &str) -> String {
     let cut: String = text.chars().take(300).collect();
-    if cut.len() < text.len() {
-        format!("{cut}...")
-    } else {
-        cut
+    let more = cut.len() < text.len();
+    let cut = printable(&cut);
+    match more {
+        true => format!("{cut}..."),
+        false => cut,
     }
+}
+
+/// `text` with its control characters escaped (`\u{1b}`, `\n`): what a model server says reaches
+/// the user's terminal in messages, and must not set its title, clear it or move its cursor.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// The tokens of a choice's `logprobs`, in the chat API's shape (`content` of
@@ -433,6 +445,16 @@ fn token_choices(logprobs: &Value) -> Vec<TokenChoices> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_a_servers_escape_codes_never_reach_the_terminal() {
+        let body = "\u{1b}]0;owned\u{7}\u{1b}[2J\r\nbad gateway";
+        let message = server_message(body);
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+        assert!(message.contains("\\u{1b}]0;owned"), "{message}");
+        let json = serde_json::json!({"error": {"message": "\u{1b}[2Jgone"}}).to_string();
+        assert_eq!(server_message(&json), "\\u{1b}[2Jgone");
+    }
 
     #[test]
     fn urls_from_endpoints() {

@@ -8,3 +8,4 @@ pub mod merge;
 pub mod report;
 pub mod run;
 pub mod serve;
+pub mod strip_types;

@@ -324,7 +324,9 @@ pub(crate) fn load_evaluator<'s>(
     Ok(Evaluator {
         sandbox,
         python,
-        typescript: javascript.clone().map(TypeScript::new),
+        typescript: javascript
+            .clone()
+            .map(|js| TypeScript::new(js, crate::toolchain::wasmeval_executable())),
         javascript,
         ruby,
         lua,

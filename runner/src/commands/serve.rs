@@ -40,7 +40,9 @@ pub struct ServeArgs {
     /// Largest request body (accepts KiB, MiB suffixes); past it, 413.
     #[arg(long, default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub max_body: u64,
-    /// Require `Authorization: Bearer TOKEN` on the API.
+    /// Require `Authorization: Bearer TOKEN` on every route that carries data: the API,
+    /// SandboxFusion's routes and /bundle.json (tasks, tests and expected values). The site's
+    /// own files (HTML, wasm, JS) stay public: they hold no data.
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
     /// Allow a non-loopback `--bind` without `--token`: anyone who reaches the port can run code

@@ -21,6 +21,7 @@ pub mod ruby;
 pub mod typescript;
 
 use crate::analysis;
+use crate::sandbox::read_back::{read_guest_file, GuestFile};
 use crate::sandbox::{
     temp_folder, Entry, Execution, Exit, Folder, Invocation, Limits, Preopen, Sandbox,
 };
@@ -176,7 +177,8 @@ pub type ScratchFiles = Vec<(std::path::PathBuf, Vec<u8>)>;
 
 /// Runs `program` once like [`execute`], its fresh `/tmp` holding `files` (paths relative to
 /// `/tmp`) before it starts; returns the execution and those of `fetch` that exist afterwards
-/// (files the program wrote). A program without a `/tmp` (JavaScript) gets no files.
+/// (regular files the program wrote, read by [`read_guest_file`]'s rules: no symbolic link is
+/// followed). A program without a `/tmp` (JavaScript) gets no files.
 pub fn execute_with_files(
     cx: &Context<'_>,
     program: &Program,
@@ -202,16 +204,16 @@ pub fn execute_with_files(
     let execution = started_within_memory(execution, program, &limits)?;
     let mut fetched = Vec::new();
     if let Some(scratch) = &scratch {
+        // Every fetched file together is at most what the guest may write (`--disk`): a path
+        // named many times is not a way to multiply the response.
+        let mut left = limits.disk;
         for path in fetch {
-            // Only regular files inside the scratch folder: a symlink the guest made could point
-            // anywhere on the host.
-            let target = scratch.path().join(path);
-            let metadata = std::fs::symlink_metadata(&target);
-            if metadata.is_ok_and(|m| m.is_file()) && target.starts_with(scratch.path()) {
-                let bytes = std::fs::read(&target)?;
-                if bytes.len() as u64 <= limits.disk {
-                    fetched.push((path.clone(), bytes));
-                }
+            if fetched.iter().any(|(p, _)| p == path) {
+                continue;
+            }
+            if let GuestFile::Contents(bytes) = read_guest_file(scratch.path(), path, left)? {
+                left -= bytes.len() as u64;
+                fetched.push((path.clone(), bytes));
             }
         }
     }
@@ -337,17 +339,20 @@ fn prepared(program: &Program) -> anyhow::Result<(Invocation, Option<tempfile::T
 }
 
 /// `execution`, unless `program` is an interpreter of ours that could not start within the
-/// memory limit: a setting's fault, a host error.
+/// memory limit: the setting's fault (bad input: `--memory`, or a request's `limits.memory`),
+/// not the sample's.
 fn started_within_memory(
     execution: Execution,
     program: &Program,
     limits: &Limits,
 ) -> anyhow::Result<Execution> {
     if let (Exit::MemoryAtStart(error), Some(name)) = (&execution.exit, program.interpreter) {
-        anyhow::bail!(
-            "the {name} interpreter cannot start within --memory {} bytes: {error}",
+        return Err(crate::errors::ExpectedError::BadInput(format!(
+            "the {name} interpreter cannot start within a memory limit of {} bytes (raise \
+             --memory, or a request's limits.memory): {error}",
             limits.memory
-        );
+        ))
+        .into());
     }
     Ok(execution)
 }

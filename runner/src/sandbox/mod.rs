@@ -16,6 +16,7 @@ mod door;
 mod files;
 pub mod output;
 pub mod random;
+pub mod read_back;
 pub mod ruby_abi;
 pub mod snapshot;
 
@@ -223,6 +224,47 @@ pub struct Sandbox {
     /// The file calls' trampoline (see [`files`]), compiled once.
     file_trampoline: Module,
     ticker_stop: Arc<AtomicBool>,
+    /// Executions running now, at most the `concurrency` the pool was sized for: a caller past
+    /// it waits for one to end (the Python package's threads are the caller's to start, any
+    /// number of them) instead of failing on an exhausted pool.
+    running: Gate,
+}
+
+/// A counting semaphore: at most `limit` holders at once; the others wait.
+struct Gate {
+    held: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+    limit: usize,
+}
+
+/// One place in a [`Gate`], given back when dropped.
+struct Admission<'g>(&'g Gate);
+
+impl Gate {
+    fn new(limit: usize) -> Gate {
+        Gate {
+            held: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    /// Waits for a place.
+    fn enter(&self) -> Admission<'_> {
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        while *held >= self.limit {
+            held = self.freed.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        *held += 1;
+        Admission(self)
+    }
+}
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        *self.0.held.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        self.0.freed.notify_one();
+    }
 }
 
 impl Sandbox {
@@ -296,6 +338,7 @@ impl Sandbox {
             linker,
             file_trampoline,
             ticker_stop,
+            running: Gate::new(concurrency),
         })
     }
 
@@ -337,6 +380,7 @@ impl Sandbox {
         invocation: &Invocation,
         limits: &Limits,
     ) -> anyhow::Result<Execution> {
+        let _admission = self.running.enter();
         let (mut store, output) = self.store(invocation, limits, Door::Closed)?;
         let started = Instant::now();
         let instance = match self.instantiate(&mut store, module, &output, started)? {
@@ -373,6 +417,8 @@ impl Sandbox {
         partner: (&Module, &Invocation, &str),
         limits: &Limits,
     ) -> anyhow::Result<Execution> {
+        // One place for both stores: the pool has two slots per place.
+        let _admission = self.running.enter();
         let started = Instant::now();
         let (module, invocation, setup) = partner;
         let (mut partner_store, partner_output) =

@@ -63,6 +63,7 @@ impl Sandbox {
         let (exporting, globals) = with_globals_exported(wasm)?;
         let module = super::cache::load_module(&self.engine, &exporting, cache_dir)
             .context("cannot compile the module to snapshot")?;
+        let _admission = self.running.enter();
         let (mut store, output) = self.store(invocation, limits, Door::Closed)?;
         let instance = match self.instantiate(&mut store, &module, &output, Instant::now())? {
             Ok(instance) => instance,

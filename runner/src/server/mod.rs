@@ -5,8 +5,9 @@
 //!   is bounded, and a full one answers 429 with `Retry-After` at once.
 //! - A request's limits only lower the server's (`--fuel`, `--memory`, ... are maxima).
 //! - Bodies over `--max-body` get 413; a malformed body gets 400 naming the JSON path at fault.
-//! - The API answers only requests with the bearer token when the server has one; without
-//!   `--cors`, no CORS headers.
+//! - With a bearer token, every route that carries data (the API, SandboxFusion's routes,
+//!   `/bundle.json`) answers only requests that carry it; the site's own files (HTML, wasm, JS)
+//!   are public. Without `--cors`, no CORS headers.
 //! - The same verdicts as `wasmeval run`: one evaluation is `Evaluator::evaluate_within`.
 
 pub mod queue;
@@ -67,27 +68,24 @@ pub fn router(
             post(evaluate_batch).layer(DefaultBodyLimit::disable()),
         )
         .layer(axum::extract::Extension(MaxLine(max_body)))
-        .layer(axum::middleware::from_fn_with_state(
+        // On the routes only (`route_layer`): a layer would also guard the router's fallback,
+        // which a merge makes the site's.
+        .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             require_token,
         ))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state.clone());
-    // SandboxFusion's API at the root, where its clients look for it.
-    let sandbox_fusion = Router::new()
+    // SandboxFusion's API at the root, where its clients look for it, and the bundle: both carry
+    // tasks with their tests and expected values, so both need the token (the site's own files,
+    // below, hold no data and are public).
+    let mut data = Router::new()
         .route("/run_code", post(sandbox_fusion::run_code))
         .route("/get_prompts", post(sandbox_fusion::get_prompts))
         .route("/get_prompt_by_id", post(sandbox_fusion::get_prompt_by_id))
-        .route("/submit", post(sandbox_fusion::submit))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            require_token,
-        ))
-        .layer(DefaultBodyLimit::max(max_body))
-        .with_state(state.clone());
-    let mut app = Router::new().nest("/api/v1", api).merge(sandbox_fusion);
+        .route("/submit", post(sandbox_fusion::submit));
     if let Some(bundle) = bundle {
-        app = app.route(
+        data = data.route(
             "/bundle.json",
             get(move || {
                 let bundle = bundle.clone();
@@ -100,6 +98,16 @@ pub fn router(
             }),
         );
     }
+    let data = data
+        // On the routes only (`route_layer`): a layer would also guard the router's fallback,
+        // which a merge makes the site's.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            require_token,
+        ))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state.clone());
+    let mut app = Router::new().nest("/api/v1", api).merge(data);
     if let Some(site) = site {
         // ServeDir resolves paths inside `site` only (`..`, encoded slashes and absolute paths
         // are refused), and serves no directory listing; `confine_to_site` refuses what a
@@ -422,13 +430,14 @@ fn parse_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError
     })
 }
 
-/// A queued job's answer as a response: its JSON, or a 500 when the host failed.
+/// A queued job's answer as a response: its JSON, a 400 when the request cannot be run as asked
+/// (a memory limit the interpreter cannot start in), or a 500 when the host failed.
 async fn answer(
-    receiver: tokio::sync::oneshot::Receiver<Result<Value, String>>,
+    receiver: tokio::sync::oneshot::Receiver<Result<Value, queue::JobError>>,
 ) -> Result<Json<Value>, ApiError> {
     match receiver.await {
         Ok(Ok(value)) => Ok(Json(value)),
-        Ok(Err(message)) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)),
+        Ok(Err(error)) => Err(ApiError::new(error.status(), error.message)),
         Err(_) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the evaluation was dropped",
@@ -526,10 +535,9 @@ async fn evaluate_batch(
                 tokio::spawn(async move {
                     let line = match receiver.await {
                         Ok(Ok(value)) => json_line(&value),
-                        Ok(Err(message)) => error_line(
-                            number,
-                            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message),
-                        ),
+                        Ok(Err(error)) => {
+                            error_line(number, ApiError::new(error.status(), error.message))
+                        }
                         Err(_) => return,
                     };
                     let _ = sender.send(line).await;

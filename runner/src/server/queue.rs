@@ -12,7 +12,27 @@ pub type Work = Box<dyn FnOnce() -> anyhow::Result<serde_json::Value> + Send>;
 
 struct Job {
     work: Work,
-    answer: oneshot::Sender<Result<serde_json::Value, String>>,
+    answer: oneshot::Sender<Result<serde_json::Value, JobError>>,
+}
+
+/// Why a job has no answer.
+#[derive(Debug)]
+pub struct JobError {
+    /// What went wrong, with its causes.
+    pub message: String,
+    /// The request's own fault (an [`crate::errors::ExpectedError`] in the chain, such as a
+    /// memory limit too small for the interpreter to start): a 400, not a 500.
+    pub bad_request: bool,
+}
+
+impl JobError {
+    /// The status a response about this error carries.
+    pub fn status(&self) -> axum::http::StatusCode {
+        match self.bad_request {
+            true => axum::http::StatusCode::BAD_REQUEST,
+            false => axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
 }
 
 /// Why a job was not taken.
@@ -55,8 +75,15 @@ impl WorkQueue {
                             std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.work));
                         let answer = match outcome {
                             Ok(Ok(value)) => Ok(value),
-                            Ok(Err(error)) => Err(format!("{error:#}")),
-                            Err(_) => Err("the evaluation panicked (a wasmeval bug)".to_owned()),
+                            Ok(Err(error)) => Err(JobError {
+                                message: format!("{error:#}"),
+                                bad_request: crate::errors::exit_code(&error)
+                                    == crate::errors::EXIT_BAD_INPUT,
+                            }),
+                            Err(_) => Err(JobError {
+                                message: "the evaluation panicked (a wasmeval bug)".to_owned(),
+                                bad_request: false,
+                            }),
                         };
                         let _ = job.answer.send(answer);
                     }
@@ -76,7 +103,7 @@ impl WorkQueue {
     pub fn submit(
         &self,
         work: Work,
-    ) -> Result<oneshot::Receiver<Result<serde_json::Value, String>>, (Refused, Work)> {
+    ) -> Result<oneshot::Receiver<Result<serde_json::Value, JobError>>, (Refused, Work)> {
         let (answer, receiver) = oneshot::channel();
         let mut depth = self.depth.lock().expect("depth lock");
         // Waiting jobs are at most `capacity`, running ones at most `workers`.

@@ -160,7 +160,7 @@ pub(super) async fn run_code(
         .map_err(|(Refused::Full, _)| busy())?;
     match receiver.await {
         Ok(Ok(value)) => Ok(Json(value)),
-        Ok(Err(message)) => Ok(sandbox_error(message)),
+        Ok(Err(error)) => Ok(sandbox_error(error.message)),
         Err(_) => Ok(sandbox_error("the run was dropped")),
     }
 }

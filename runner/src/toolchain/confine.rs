@@ -109,6 +109,14 @@ impl Confinement {
         Err(error).with_context(|| format!("cannot execute {}", program.display()))
     }
 
+    /// Confines the calling process and goes on (for a helper that does its own work, like
+    /// `__strip-types`, rather than exec a compiler). The same single-thread rule as [`Self::exec`].
+    pub fn confine_self(&self) -> Result<()> {
+        self.apply_rlimits()?;
+        self.apply_landlock()?;
+        Ok(())
+    }
+
     fn apply_rlimits(&self) -> Result<()> {
         // The hard CPU limit one second above the soft one: SIGXCPU first (rustc dies of it, as it
         // does not handle it), SIGKILL as the backstop if it did.
@@ -241,51 +249,77 @@ pub fn run(
     output_cap: usize,
     wall: std::time::Duration,
 ) -> Result<Finished> {
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(helper);
+    let mut command = std::process::Command::new(helper);
     command
         .args(confinement.to_args(program, args))
         .current_dir(cwd)
         // Nothing of the host's environment reaches the compiler: no HOME or PATH for `env!` to
         // leak, and no RUSTC_BOOTSTRAP (which would unlock `#![feature]` on stable), RUSTFLAGS or
         // RUSTC_LOG to change what it does.
-        .env_clear()
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so the backstop kills the linker it started too.
-        .process_group(0);
+        .env_clear();
     // rustc's temporary files belong in the scratch folder, the only writable place.
     command.env("TMPDIR", cwd);
     // A fixed build time: clang's __DATE__, __TIME__ and __TIMESTAMP__ follow it, so the host's
     // clock never reaches a module and a cold cache builds the same module as a warm one.
     command.env("SOURCE_DATE_EPOCH", SOURCE_DATE_EPOCH);
     command.envs(env.iter().map(|(k, v)| (k, v)));
+    run_child(command, None, output_cap, wall)
+}
+
+/// Starts `command` (its stdio and process group are set here), writes `stdin` to it when given
+/// (else its stdin is empty), keeps at most `output_cap` bytes of each output stream and kills its
+/// whole process group after `wall`. `Err` only when it could not be started or waited for.
+pub fn run_child(
+    mut command: std::process::Command,
+    stdin: Option<Vec<u8>>,
+    output_cap: usize,
+    wall: std::time::Duration,
+) -> Result<Finished> {
+    use std::process::Stdio;
+    command
+        .stdin(match stdin {
+            Some(_) => Stdio::piped(),
+            None => Stdio::null(),
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so the backstop kills what it started too.
+        .process_group(0);
     let started = std::time::Instant::now();
     let mut child = command
         .spawn()
-        .with_context(|| format!("cannot start {}", helper.display()))?;
+        .with_context(|| format!("cannot start {}", command.get_program().to_string_lossy()))?;
     let group = rustix::process::Pid::from_child(&child);
+    // Written from a thread: a child that does not read its input must not block the parent.
+    let writer = child.stdin.take().zip(stdin).map(|(mut pipe, bytes)| {
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = pipe.write_all(&bytes);
+        })
+    });
     let stdout = child.stdout.take().expect("piped stdout");
     let stderr = child.stderr.take().expect("piped stderr");
     let stdout = std::thread::spawn(move || read_capped(stdout, output_cap));
     let stderr = std::thread::spawn(move || read_capped(stderr, output_cap));
     let mut wall_killed = false;
     let status = loop {
-        if let Some(status) = child.try_wait().context("waiting for the compiler")? {
+        if let Some(status) = child.try_wait().context("waiting for a child process")? {
             break status;
         }
         if started.elapsed() >= wall {
             wall_killed = true;
             let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-            break child.wait().context("waiting for the killed compiler")?;
+            break child.wait().context("waiting for a killed child process")?;
         }
-        // Polling costs at most this much latency per compilation (~170 ms for a small program).
+        // Polling costs at most this much latency per child (~170 ms for a small compilation).
         std::thread::sleep(std::time::Duration::from_millis(5));
     };
-    // Whatever the compiler left behind in its group (a linker) goes too, so the pipes close and
-    // the readers below return. ESRCH (nothing left) is the usual case.
+    // Whatever it left behind in its group (a linker) goes too, so the pipes close and the
+    // readers below return. ESRCH (nothing left) is the usual case.
     let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
     let (stdout, lost_out) = stdout.join().expect("stdout reader");
     let (stderr, lost_err) = stderr.join().expect("stderr reader");
     Ok(Finished {

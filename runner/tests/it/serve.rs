@@ -447,3 +447,98 @@ fn a_link_in_the_site_folder_does_not_lead_out_of_it() {
         assert!(!body.contains("outside the site"), "{path}: {body}");
     }
 }
+
+#[test]
+fn regression_a_guests_symlinks_never_hand_out_host_files() {
+    // Issue 32: `fetch_files` named a path through a link the guest made (`up/etc/passwd`),
+    // and the server read the host's file.
+    let server = Server::start(&[]);
+    // Absolute targets are refused inside the sandbox; relative ones are made.
+    let program = "import os\n\
+        def link(target, name):\n    try:\n        os.symlink(target, name)\n    except OSError:\n        pass\n\
+        link('../' * 30, 'up')\n\
+        link('/etc', 'abs')\n\
+        link('/proc/self/environ', 'env')\n\
+        link('up', 'chain')\n\
+        open('answer.txt', 'w').write('42')\n\
+        os.mkdir('sub')\n\
+        open('sub/x.txt', 'w').write('x' * 1000)\n";
+    let request = json!({
+        "code": program,
+        "language": "python",
+        "fetch_files": ["up/etc/passwd", "abs/passwd", "env", "chain/etc/hostname",
+            "/tmp/up/proc/self/environ", "answer.txt", "sub/x.txt", "sub/x.txt", "sub/x.txt"],
+    });
+    let (status, _, body) = server.post("/run_code", &request.to_string(), "");
+    assert_eq!(status, 200, "{body}");
+    let answer = json_of(&body);
+    assert_eq!(answer["status"], "Success", "{answer}");
+    let files = answer["files"].as_object().unwrap();
+    let names: Vec<&str> = files.keys().map(String::as_str).collect();
+    assert_eq!(names, ["answer.txt", "sub/x.txt"], "{answer}");
+    assert!(!body.contains("root:"), "{body}");
+}
+
+#[test]
+fn the_bundle_needs_the_token_and_a_memory_limit_too_small_to_start_is_the_requests_fault() {
+    let results = repo().join("tests/fixtures/report");
+    let assets = repo().join("tests/fixtures/report/site-assets");
+    let (results, assets) = (results.to_str().unwrap(), assets.to_str().unwrap());
+    let server = Server::start(&[
+        "--results",
+        results,
+        "--site-assets",
+        assets,
+        "--token",
+        "s3cret",
+    ]);
+    // Issue 32: the bundle carries every task's tests and expected values.
+    assert_eq!(server.get("/bundle.json").0, 401);
+    let (status, _, body) = server.raw(
+        b"GET /bundle.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        body.contains("\"tasks\""),
+        "{}",
+        &body[..body.len().min(200)]
+    );
+    // The site's own files hold no data and stay public.
+    assert_eq!(server.get("/").0, 200);
+    // A memory limit the interpreter cannot start in: 400, not 500.
+    let request = json!({"task_id": "demo/0", "solution": "print(1)", "limits": {"memory": 1}});
+    let (status, _, body) = server.post(
+        "/api/v1/evaluate",
+        &request.to_string(),
+        "Authorization: Bearer s3cret\r\n",
+    );
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        json_of(&body)["error"]
+            .as_str()
+            .unwrap()
+            .contains("memory limit"),
+        "{body}"
+    );
+}
+
+#[test]
+fn regression_deeply_nested_typescript_does_not_kill_the_server() {
+    // Issue 32: one `/run_code` request of 100,000 nested brackets overflowed the server's stack.
+    let server = Server::start(&[]);
+    let code = format!(
+        "let x = {}1{};\nconsole.log(x);\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let request = json!({"code": code, "language": "typescript"});
+    let (status, _, body) = server.post("/run_code", &request.to_string(), "");
+    assert_eq!(status, 200, "{}", &body[..body.len().min(300)]);
+    let answer = json_of(&body);
+    assert_eq!(answer["status"], "Failed", "{answer}");
+    assert_eq!(answer["compile_result"]["status"], "Error", "{answer}");
+    let request = json!({"code": "console.log(1 as number);", "language": "typescript"});
+    let (status, _, body) = server.post("/run_code", &request.to_string(), "");
+    assert_eq!(status, 200);
+    assert_eq!(json_of(&body)["run_result"]["stdout"], "1\n", "{body}");
+}

@@ -63,3 +63,57 @@ fn every_hostile_typescript_program_gets_its_expected_verdict() {
     check_corpus("ts", &run_time_corpus("ts", "ts"), 14);
     check_corpus_against("ts", "calls_task.json", &calls_corpus("ts", "ts"), 2);
 }
+
+/// 100,000 levels of `bracket` (and its closing text) around `1` in a TypeScript program.
+fn nested(open: &str, close: &str) -> String {
+    format!(
+        "let x: any = {}1{};\nconsole.log(x);\n",
+        open.repeat(100_000),
+        close.repeat(100_000)
+    )
+}
+
+#[test]
+fn regression_deeply_nested_typescript_is_a_compile_error_not_a_dead_host() {
+    // Issue 32: oxc recurses once per level with no bound; on the host this aborted `run`.
+    let work = tempfile::tempdir().unwrap();
+    let tasks = work.path().join("tasks.jsonl");
+    let task = json!({"id": "t", "language": "typescript", "prompt": "",
+        "tests": [{"kind": "io", "cases": [{"name": "one", "stdin": "", "stdout": "1\n"}]}]});
+    std::fs::write(&tasks, format!("{task}\n")).unwrap();
+    let programs = [
+        "let x: number = 1;\nconsole.log(x);\n".to_owned(),
+        nested("[", "]"),
+        nested("(", ")"),
+        nested("{a:", "}"),
+        format!(
+            "let x: {}number{} = 1;\nconsole.log(x);\n",
+            "Array<".repeat(100_000),
+            ">".repeat(100_000)
+        ),
+        format!(
+            "function f() {}{}\nconsole.log(1);\n",
+            "{".repeat(100_000),
+            "}".repeat(100_000)
+        ),
+        format!("let x = {}1;\nconsole.log(x);\n", "!".repeat(100_000)),
+    ];
+    let samples = work.path().join("samples.jsonl");
+    let lines: String = programs
+        .iter()
+        .map(|p| format!("{}\n", json!({"task_id": "t", "solution": p})))
+        .collect();
+    std::fs::write(&samples, lines).unwrap();
+    let out = work.path().join("out");
+    run(&tasks, &samples, &out, &[]);
+    let results = results(&out);
+    assert_eq!(results[0]["verdict"], "passed", "{}", results[0]);
+    for result in &results[1..] {
+        assert_eq!(result["verdict"], "compile_error", "{result}");
+        let message = result["message"].as_str().unwrap();
+        assert!(
+            message.contains("the TypeScript type stripper"),
+            "{message}"
+        );
+    }
+}

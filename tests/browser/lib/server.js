@@ -73,9 +73,10 @@ export async function serve(mounts, { throttle = () => false } = {}) {
 /**
  * Starts `wasmeval serve ARGS --bind 127.0.0.1:0` (the binary of lib/report.js) and resolves
  * once it prints its address. Returns { url, close }; `close` sends SIGTERM and waits for the
- * exit. The server stops by itself after `seconds`, should a test leave it running.
+ * exit. The server stops by itself after `seconds`, should a test leave it running: a backstop
+ * for a leak, an hour, far past any file's work on a busy machine, never a budget the tests race.
  */
-export async function serveWasmeval(args, seconds = 600) {
+export async function serveWasmeval(args, seconds = 3600) {
   const { spawn } = await import('node:child_process');
   const { WASMEVAL } = await import('./report.js');
   const child = spawn('timeout', [String(seconds), WASMEVAL, 'serve', ...args, '--bind', '127.0.0.1:0'], {

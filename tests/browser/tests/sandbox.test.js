@@ -66,34 +66,71 @@ async function samplesOf(file) {
 }
 
 /**
+ * The slowest rate, in fuel per second, at which a guest in the page may run before the test
+ * calls it stuck: about 20 times below this machine's usual rate (3e8 to 1e9), so a machine
+ * slowed several times by other work still passes, while a run that never ends fails naming its
+ * sample instead of hanging the suite.
+ */
+const SLOWEST_FUEL_PER_SECOND = 2e7;
+/** How long loading a guest (download and compile) may go without progress. */
+const LOADING_STALL_MS = 300_000;
+
+/** How long a run with `limits` may take once its guest is loaded: sized from its fuel. */
+function runAllowanceMs(limits) {
+  return Math.max(60_000, (limits.fuel / SLOWEST_FUEL_PER_SECOND) * 1000);
+}
+
+/**
  * Evaluates `requests` in the page through the site's worker (two workers, as many runs at once
- * as the machine has cores); the answers in order, each { ok: answer JSON } or { error }.
+ * as the machine has cores); the answers in order, each { ok: answer JSON } or { error }. No
+ * fixed wall-clock budget: a request fails (with what it was waiting for) only when its guest's
+ * loading makes no progress for LOADING_STALL_MS, or its run takes longer than its fuel allows
+ * at SLOWEST_FUEL_PER_SECOND; its worker is then replaced.
  */
 async function evaluateInBrowser(page, requests) {
-  return page.evaluate(async (requests) => {
+  const allowances = requests.map((request) => runAllowanceMs(request.limits));
+  return page.evaluate(async ({ requests, allowances, stallMs }) => {
     const runtimes = new URL('runtimes/', location.href).href;
-    const run = (worker, request) =>
+    const newWorker = () => new Worker('sandbox/worker.js', { type: 'module' });
+    const run = (worker, request, allowance) =>
       new Promise((resolve) => {
+        const what = `sample ${request.sample.index} (${request.sample.task_id})`;
+        let timer;
+        const watch = (ms, waitingFor) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => resolve({ error: `no answer: ${waitingFor}`, stuck: true }), ms);
+        };
+        watch(stallMs, `loading the guest for ${what} made no progress for ${stallMs / 1000} s`);
         worker.onmessage = (event) => {
-          // `started` and `loading` messages come first; the answer has `ok` or `error`.
-          if ('ok' in event.data || 'error' in event.data) resolve(event.data);
+          if ('loading' in event.data) {
+            watch(stallMs, `loading the guest for ${what} made no progress for ${stallMs / 1000} s`);
+          } else if ('started' in event.data) {
+            watch(allowance, `${what} ran for more than ${allowance / 1000} s (its fuel at the slowest rate allowed)`);
+          } else if ('ok' in event.data || 'error' in event.data) {
+            clearTimeout(timer);
+            resolve(event.data);
+          }
         };
         worker.postMessage(JSON.stringify({ ...request, runtimes }));
       });
-    const lanes = [0, 1].map(() => new Worker('sandbox/worker.js', { type: 'module' }));
     const answers = new Array(requests.length);
     let next = 0;
     await Promise.all(
-      lanes.map(async (worker) => {
+      [0, 1].map(async () => {
+        let worker = newWorker();
         while (next < requests.length) {
           const i = next++;
-          answers[i] = await run(worker, requests[i]);
+          answers[i] = await run(worker, requests[i], allowances[i]);
+          if (answers[i].stuck) {
+            worker.terminate();
+            worker = newWorker();
+          }
         }
+        worker.terminate();
       }),
     );
-    lanes.forEach((worker) => worker.terminate());
     return answers;
-  }, requests);
+  }, { requests, allowances, stallMs: LOADING_STALL_MS });
 }
 
 /** The browser's result of each answer, or a failure naming the sample. */
@@ -145,7 +182,7 @@ async function differencesFromRun(name, samples, limits) {
   return { differ, nearBudget, ratios, seconds };
 }
 
-test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', { timeout: 900_000 }, async () => {
+test('every Python sample of the demo gets the verdict and the fuel `wasmeval run` gave it', async () => {
   const bundle = JSON.parse(await readFile(path.join(work, 'demo.json'), 'utf8'));
   const tasks = new Map(bundle.tasks.map((t) => [t.id, t]));
   const samples = (await samplesOf(path.join(REPO, 'demo/samples.jsonl'))).filter((s) =>
@@ -158,7 +195,7 @@ test('every Python sample of the demo gets the verdict and the fuel `wasmeval ru
   assert.deepEqual(differ, [], 'verdicts that differ from `wasmeval run`');
 });
 
-test('samples that import numpy, scikit-learn or matplotlib start from the scientific image, as in `wasmeval run`', { timeout: 600_000 }, async () => {
+test('samples that import numpy, scikit-learn or matplotlib start from the scientific image, as in `wasmeval run`', async () => {
   const fixture = path.join(REPO, 'tests/fixtures/python-preloaded');
   const files = ['--tasks', path.join(fixture, 'tasks.jsonl'), '--samples', path.join(fixture, 'samples.jsonl')];
   runAndBundle('preloaded', (out) => wasmeval(['run', ...files, '--out', out, '--fresh']));
@@ -184,7 +221,7 @@ async function corpus(language, keep) {
   );
 }
 
-test('the hostile Python and JavaScript corpora get the verdicts their headers expect', { timeout: 900_000 }, async () => {
+test('the hostile Python and JavaScript corpora get the verdicts their headers expect', async () => {
   const runTime = (f) => !/^(ct|as|ca)_/.test(f);
   const suites = [
     ['python', 'task.json', await corpus('python', runTime)],
@@ -233,7 +270,7 @@ test('the hostile Python and JavaScript corpora get the verdicts their headers e
   await page.close();
 });
 
-test('an endless loop, a memory bomb and an output flood leave the page responsive', { timeout: 300_000 }, async () => {
+test('an endless loop, a memory bomb and an output flood leave the page responsive', async () => {
   const page = await openPage(browser, host);
   await waitFor(page, '[data-testid=view-playground]');
   await page.click('[data-testid=view-playground]');
@@ -257,7 +294,7 @@ test('an endless loop, a memory bomb and an output flood leave the page responsi
       await page.waitForFunction(
         () => /Loading the interpreter \(python\.wasm.*of .* MB/.test(document.querySelector('[data-testid=playground-progress]')?.innerText ?? ''),
         null,
-        { timeout: 60_000 },
+        { timeout: LOADING_STALL_MS },
       );
       first = false;
     }
@@ -268,7 +305,8 @@ test('an endless loop, a memory bomb and an output flood leave the page responsi
       assert.ok(Date.now() - asked < 1000, `the page took ${Date.now() - asked} ms to answer during a run`);
     }
     const verdict = page.locator('[data-testid=playground-verdict], [data-testid=playground-error]');
-    await verdict.first().waitFor({ timeout: 120_000 });
+    // Loading the guest, then at most the page's own wall clock (30 s) once it runs.
+    await verdict.first().waitFor({ timeout: LOADING_STALL_MS + 30_000 });
     assert.equal((await verdict.first().innerText()).trim(), expected, await page.innerText('[data-testid=playground-result]'));
   }
   // On a phone, nothing of the view is wider than the screen (the tables scroll in their box).
@@ -283,7 +321,7 @@ test('an endless loop, a memory bomb and an output flood leave the page responsi
   await page.close();
 });
 
-test('a HumanEval-sized Python run downloads a few chunks of the standard library, not all of it', { timeout: 300_000 }, async () => {
+test('a HumanEval-sized Python run downloads a few chunks of the standard library, not all of it', async () => {
   const zip = (await readdir(path.join(site, 'runtimes/python/files/1'))).find((f) => f.endsWith('.chunks'));
   const chunks = await readdir(path.join(site, 'runtimes/python/files/1', zip));
   const before = host.requests.length;
@@ -301,7 +339,7 @@ test('a HumanEval-sized Python run downloads a few chunks of the standard librar
   await page.close();
 });
 
-test('the wall-clock backstop: a run past its time is stopped by terminating the worker, and the next run starts a new one', { timeout: 300_000 }, async () => {
+test('the wall-clock backstop: a run past its time is stopped by terminating the worker, and the next run starts a new one', async () => {
   // A budget of 1e13 takes the loop minutes, so the page's clock, at 8 s, ends it. The next run
   // has 8 s too, for a new worker to load the guest and judge: 3.6 s when a compile shared the
   // cores (scripts/test's lanes on a fresh clone).
@@ -315,7 +353,8 @@ test('the wall-clock backstop: a run past its time is stopped by terminating the
   const verdict = page.locator('[data-testid=playground-verdict], [data-testid=playground-error]');
   await editor.fill(prompt + '    while True:\n        pass\n');
   await page.click('[data-testid=playground-run]');
-  await verdict.first().waitFor({ timeout: 120_000 });
+  // Loading the guest, then the page's clock of 8 s.
+  await verdict.first().waitFor({ timeout: LOADING_STALL_MS + 8_000 });
   assert.equal((await verdict.first().innerText()).trim(), 'timeout');
   assert.match(await page.innerText('[data-testid=playground-result]'), /wall-clock/);
   await editor.fill(prompt + '    return 0\n');
@@ -324,7 +363,7 @@ test('the wall-clock backstop: a run past its time is stopped by terminating the
   await page.waitForFunction(
     () => document.querySelector('[data-testid=playground-verdict]')?.innerText.trim() === 'wrong_answer',
     null,
-    { timeout: 120_000 },
+    { timeout: LOADING_STALL_MS + 8_000 },
   );
   assertNoUncaught(page);
   await page.close();
