@@ -112,10 +112,13 @@ pub fn grader_prompt(report: &str) -> String {
 }
 
 /// The grades in a grader's answer: `accuracy: 3` and `completeness: 4` lines (or JSON with
-/// those keys), each 1-4. An error says what is missing.
+/// those keys), each 1-4; where a name is followed by `:` more than once, the last counts (the
+/// grade comes last, as the prompt asks, after any text that quotes the report's or the
+/// sample's own "Accuracy: 4"). An error says what is missing.
 pub fn parse_grades(answer: &str) -> Result<Grades, String> {
     let lower = answer.to_ascii_lowercase();
     let grade = |name: &str| -> Result<f64, String> {
+        let mut last = None;
         let mut from = 0;
         while let Some(found) = lower[from..].find(name) {
             let after = &lower[from + found + name.len()..];
@@ -125,14 +128,14 @@ pub fn parse_grades(answer: &str) -> Result<Grades, String> {
                 continue;
             };
             let rest = rest.trim_start_matches([' ', '"', '\'', '*']);
-            return match rest.chars().next() {
+            last = Some(match rest.chars().next() {
                 Some(digit @ '1'..='4') if !rest[1..].starts_with(|c: char| c.is_ascii_digit()) => {
                     Ok(f64::from(digit.to_digit(10).expect("a digit")))
                 }
                 _ => Err(format!("`{name}` is not followed by a grade from 1 to 4")),
-            };
+            });
         }
-        Err(format!("no `{name}: N` line"))
+        last.unwrap_or_else(|| Err(format!("no `{name}: N` line")))
     };
     Ok(Grades {
         accuracy: grade("accuracy")?,
@@ -140,12 +143,14 @@ pub fn parse_grades(answer: &str) -> Result<Grades, String> {
     })
 }
 
-/// The probabilities of levels 1-4 at the digit after each `accuracy:` and `completeness:` in the
-/// generated tokens, from the alternatives the server reported there (renormalised over the four
-/// levels). `None` when either digit or its alternatives cannot be found.
+/// The probabilities of levels 1-4 at the digit after the last `accuracy:` and `completeness:` in
+/// the generated tokens (where [`parse_grades`] reads the grades), from the alternatives the
+/// server reported there (renormalised over the four levels). `None` when either digit or its
+/// alternatives cannot be found.
 pub fn distribution(tokens: &[TokenChoices]) -> Option<GradeDistribution> {
     let at = |name: &str| -> Option<[f64; 4]> {
         let mut text = String::new();
+        let mut last = None;
         for choice in tokens {
             let before = text.to_ascii_lowercase();
             text.push_str(&choice.token);
@@ -168,12 +173,12 @@ pub fn distribution(tokens: &[TokenChoices]) -> Option<GradeDistribution> {
                 }
             }
             let total: f64 = weights.iter().sum();
-            if !seen || total <= 0.0 || !total.is_finite() {
-                return None;
-            }
-            return Some(weights.map(|w| w / total));
+            last = match !seen || total <= 0.0 || !total.is_finite() {
+                true => None,
+                false => Some(weights.map(|w| w / total)),
+            };
         }
-        None
+        last
     };
     Some(GradeDistribution {
         accuracy: at("accuracy")?,
@@ -200,6 +205,15 @@ mod tests {
             "no `completeness: N` line"
         );
         assert!(parse_grades("The code is accurate.").is_err());
+    }
+
+    #[test]
+    fn regression_a_quoted_grade_before_the_answer_does_not_count() {
+        // Issue 32: the report quoted the sample's own comment "Accuracy: 4".
+        let answer = "The report says \"Accuracy: 4\" in the code's comment.\naccuracy: 1\ncompleteness: 2\n";
+        let g = parse_grades(answer).unwrap();
+        assert_eq!((g.accuracy, g.completeness), (1.0, 2.0));
+        assert!(parse_grades("Accuracy: 4\naccuracy: 7\ncompleteness: 2").is_err());
     }
 
     #[test]

@@ -138,6 +138,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .enable_io()
         .enable_time()
         .build()?;
+    let bounds = crate::server::connections::Bounds::for_this_process();
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
@@ -151,9 +152,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         )?;
         stdout.flush()?;
         drop(stdout);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown())
-            .await?;
+        crate::server::connections::serve(listener, app, bounds, shutdown()).await?;
         anyhow::Ok(())
     })?;
     eprintln!("wasmeval: stopped");

@@ -18,8 +18,10 @@
 //!   folder's size: rewriting a file counts again.
 //! - **Metadata.** `fd_filestat_get`, `path_filestat_get` and `fd_readdir` report no host time and
 //!   no host inode: access, modification and change times are the guest's virtual clock at the
-//!   call, device 0, and inode numbers are 1, 2, 3... in the order the guest first sees each file.
-//!   A program that reads a file's times or inode gets the same answer on every run.
+//!   call, device 0, and inode numbers are 1, 2, 3... in the order the guest first sees each file;
+//!   a folder has one link and 4096 bytes; a folder lists its entries in the order of their names
+//!   ([`sorted_readdir`]). A program that reads a file's times, inode or a folder's listing gets
+//!   the same answer on every run and every host file system.
 
 use super::GuestState;
 use std::collections::HashMap;
@@ -189,20 +191,7 @@ pub(super) fn add_metered_file_calls(
               buf: i32,
               len: i32,
               cookie: i64,
-              out: i32| {
-            let errno = call::<(i32, i32, i32, i64, i32)>(
-                &mut caller,
-                &o,
-                "fd_readdir",
-                (fd, buf, len, cookie, out),
-            )?;
-            pay_for_result(&mut caller, errno, out)?;
-            if errno == 0 {
-                let used = read_u32(&mut caller, out).unwrap_or(0).min(len as u32);
-                rewrite_dirents(&mut caller, buf as u32, used);
-            }
-            Ok(errno)
-        },
+              out: i32| { sorted_readdir(&mut caller, &o, (fd, buf, len, cookie, out)) },
     )?;
     let o = originals.clone();
     linker.func_wrap(
@@ -563,8 +552,129 @@ fn pay_for_result(
     pay(caller, u64::from(bytes))
 }
 
+/// One entry of a folder, as `fd_readdir` reports it.
+struct Dirent {
+    inode: u64,
+    kind: u8,
+    name: Vec<u8>,
+}
+
+/// The size of a `fd_readdir` entry's header (next cookie, inode, name length, type, padding).
+const DIRENT_HEADER: usize = 24;
+
+/// `fd_readdir` with the entries in the order of their names, whatever the host's file system
+/// keeps (ext4 and tmpfs list a folder in different orders, so `os.listdir` differed). The
+/// original is called page by page, from the start, into the guest's own buffer (it writes only
+/// guest memory) until the whole folder is read; the entries are sorted by name, and the page
+/// starting at `cookie` (here: a position in the sorted list) is written back. Each call reads
+/// the whole folder, and pays a fuel unit for every byte of it, so listing a big folder costs
+/// the same on every host. A name longer than the guest's buffer cannot be read whole this way;
+/// that call answers as the original would, in the host's order.
+fn sorted_readdir(
+    caller: &mut Caller<'_, GuestState>,
+    originals: &Linker<GuestState>,
+    (fd, buf, len, cookie, out): (i32, i32, i32, i64, i32),
+) -> wasmtime::Result<i32> {
+    let original = |caller: &mut Caller<'_, GuestState>, from: i64| {
+        call::<(i32, i32, i32, i64, i32)>(
+            caller,
+            originals,
+            "fd_readdir",
+            (fd, buf, len, from, out),
+        )
+    };
+    let capacity = len.max(0) as usize;
+    let mut entries = Vec::new();
+    let mut from = 0i64;
+    loop {
+        let errno = original(caller, from)?;
+        if errno != 0 {
+            return Ok(errno);
+        }
+        let used = (read_u32(caller, out).unwrap_or(0) as usize).min(capacity);
+        pay(caller, used as u64)?;
+        let Some(memory) = memory(caller) else {
+            return Ok(errno);
+        };
+        let page = memory
+            .data(&*caller)
+            .get(buf as u32 as usize..buf as u32 as usize + used)
+            .unwrap_or_default()
+            .to_vec();
+        let mut offset = 0;
+        let mut whole = 0;
+        while offset + DIRENT_HEADER <= page.len() {
+            let header = &page[offset..offset + DIRENT_HEADER];
+            let next = i64::from_le_bytes(header[0..8].try_into().expect("8 bytes"));
+            let name_length = u32::from_le_bytes(header[16..20].try_into().expect("4 bytes"));
+            let end = offset + DIRENT_HEADER + name_length as usize;
+            let Some(name) = page.get(offset + DIRENT_HEADER..end) else {
+                break;
+            };
+            entries.push(Dirent {
+                inode: u64::from_le_bytes(header[8..16].try_into().expect("8 bytes")),
+                kind: header[20],
+                name: name.to_vec(),
+            });
+            from = next;
+            whole += 1;
+            offset = end;
+        }
+        if used < capacity {
+            break;
+        }
+        if whole == 0 {
+            // An entry longer than the buffer: answer as the original did (the guest retries
+            // with a larger buffer, as wasi-libc does).
+            let errno = original(caller, cookie)?;
+            if errno == 0 {
+                let used = read_u32(caller, out).unwrap_or(0).min(len as u32);
+                rewrite_dirents(caller, buf as u32, used);
+            }
+            return Ok(errno);
+        }
+        if entries.len() > 4 * MAX_FILES as usize {
+            // More than a guest can make: a read-only folder of the host's runtime files is
+            // never this large; stop rather than loop.
+            break;
+        }
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut page = Vec::with_capacity(capacity);
+    let first = usize::try_from(cookie.max(0)).unwrap_or(usize::MAX);
+    for (position, entry) in entries.iter().enumerate().skip(first) {
+        if page.len() >= capacity {
+            break;
+        }
+        page.extend_from_slice(&(position as u64 + 1).to_le_bytes());
+        page.extend_from_slice(&entry.inode.to_le_bytes());
+        page.extend_from_slice(&(entry.name.len() as u32).to_le_bytes());
+        page.extend_from_slice(&[entry.kind, 0, 0, 0]);
+        page.extend_from_slice(&entry.name);
+    }
+    page.truncate(capacity);
+    let Some(memory) = memory(caller) else {
+        return Ok(0);
+    };
+    let at = buf as u32 as usize;
+    if let Some(target) = memory.data_mut(&mut *caller).get_mut(at..at + page.len()) {
+        target.copy_from_slice(&page);
+    }
+    let used = page.len() as u32;
+    if let Some(target) = memory
+        .data_mut(&mut *caller)
+        .get_mut(out as u32 as usize..out as u32 as usize + 4)
+    {
+        target.copy_from_slice(&used.to_le_bytes());
+    }
+    rewrite_dirents(caller, buf as u32, used);
+    Ok(0)
+}
+
 /// A filestat at `at` (64 bytes: dev, ino, filetype, nlink, size, atim, mtim, ctim) with device
-/// 0, the guest's inode number and the virtual clock's time.
+/// 0, the guest's inode number and the virtual clock's time; a folder's link count is 1 and its
+/// size 4096, whatever the host's file system says (ext4 counts subfolders in a folder's links
+/// and tmpfs counts its entries in its size).
 fn rewrite_filestat(caller: &mut Caller<'_, GuestState>, at: u32) {
     let Some(memory) = memory(caller) else {
         return;
@@ -583,6 +693,11 @@ fn rewrite_filestat(caller: &mut Caller<'_, GuestState>, at: u32) {
     let stat = &mut data[at..at + 64];
     stat[0..8].copy_from_slice(&0u64.to_le_bytes());
     stat[8..16].copy_from_slice(&inode.to_le_bytes());
+    const FILETYPE_DIRECTORY: u8 = 3;
+    if stat[16] == FILETYPE_DIRECTORY {
+        stat[24..32].copy_from_slice(&1u64.to_le_bytes());
+        stat[32..40].copy_from_slice(&4096u64.to_le_bytes());
+    }
     for field in [40, 48, 56] {
         stat[field..field + 8].copy_from_slice(&now.to_le_bytes());
     }

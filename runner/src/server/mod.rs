@@ -10,6 +10,7 @@
 //!   are public. Without `--cors`, no CORS headers.
 //! - The same verdicts as `wasmeval run`: one evaluation is `Evaluator::evaluate_within`.
 
+pub mod connections;
 pub mod queue;
 mod sandbox_fusion;
 

@@ -145,3 +145,37 @@ fn two_runs_of_the_same_program_see_the_same_time_randomness_and_fuel() {
         "{stat}"
     );
 }
+
+#[test]
+fn regression_a_folders_listing_and_metadata_do_not_follow_the_hosts_file_system() {
+    // Issue 32: ext4 and tmpfs list a folder in different orders and give a folder different
+    // link counts and sizes, so `os.listdir` and its fuel depended on where /tmp was.
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("determinism");
+    let mut seen = Vec::new();
+    for temporary in [std::path::PathBuf::from("/dev/shm"), work.path().to_owned()] {
+        if !temporary.is_dir() {
+            continue;
+        }
+        let out = work.path().join(format!("out-{}", seen.len()));
+        let output = crate::support::run_command(&tasks, &samples, &out, &[])
+            .env("TMPDIR", &temporary)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let result = results(&out)[1].clone();
+        assert_eq!(result["verdict"], "passed", "{result}");
+        seen.push((result["stdout"].clone(), result["fuel"].clone()));
+    }
+    let stdout = seen[0].0.as_str().unwrap().to_owned();
+    assert!(
+        stdout.contains("listing ['Q', '_x', 'a1', 'alpha', 'b', 'c', 'delta', 'k9', 'mid', 'omega', 'sub', 'y', 'zeta']"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("folder 1 4096"), "{stdout}");
+    assert!(seen.windows(2).all(|pair| pair[0] == pair[1]), "{seen:?}");
+}

@@ -542,3 +542,52 @@ fn regression_deeply_nested_typescript_does_not_kill_the_server() {
     assert_eq!(status, 200);
     assert_eq!(json_of(&body)["run_result"]["stdout"], "1\n", "{body}");
 }
+
+#[test]
+fn regression_two_thousand_idle_connections_do_not_stop_the_server() {
+    // Issue 32: 1,100 half-open requests under `ulimit -n 1024` stopped `serve` from answering.
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    // Started first: the server inherits this process's descriptor limit (1024 soft, commonly)
+    // and must raise its own.
+    let server = Server::start(&[]);
+    let limit = getrlimit(Resource::Nofile);
+    let soft = limit.maximum.unwrap_or(1 << 20).min(1 << 16);
+    // This test's own process needs the descriptors for its side of the connections.
+    let _ = setrlimit(
+        Resource::Nofile,
+        Rlimit {
+            current: Some(soft),
+            maximum: limit.maximum,
+        },
+    );
+    let mut idle = Vec::new();
+    for i in 0..2000 {
+        let mut stream = TcpStream::connect(&server.address).unwrap();
+        // Every other one stops half-way through its headers.
+        if i % 2 == 1 {
+            stream
+                .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost:")
+                .unwrap();
+        }
+        idle.push(stream);
+    }
+    let (status, body) = server.get("/api/v1/health");
+    assert_eq!(status, 200, "{body}");
+    // The server closes each one that sent no whole header in time (10 s).
+    for stream in [&idle[0], &idle[1], &idle[1998], &idle[1999]] {
+        let mut stream = stream.try_clone().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        let mut buffer = [0u8; 256];
+        let read = stream.read(&mut buffer);
+        assert!(
+            matches!(read, Ok(0))
+                || read
+                    .as_ref()
+                    .is_ok_and(|n| buffer[..*n].starts_with(b"HTTP/1.1 408")),
+            "an idle connection was not closed: {read:?}"
+        );
+    }
+    assert_eq!(server.get("/api/v1/health").0, 200);
+}
