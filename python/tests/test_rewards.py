@@ -51,3 +51,56 @@ def test_trl_reward_scores_plain_and_conversational_completions():
     assert scores == [1.0, 1.0, 0.0]
     with pytest.raises(ValueError, match="column `task`"):
         rewards.trl_reward(completions=completions)
+
+
+# A fresh process: the shared evaluator and sandbox are made by whichever thread comes first.
+_THREADS_SCRIPT = """
+import json, sys, threading
+from wasmeval import rewards
+task = json.loads(sys.argv[1])
+right = "```python\\ndef add(a, b):\\n    return a + b\\n```"
+scores, errors = [], []
+def score():
+    try:
+        scores.append(rewards.compute_score("humaneval", right, task))
+    except Exception as error:  # noqa: BLE001 - every failure is reported
+        errors.append(repr(error))
+threads = [threading.Thread(target=score) for _ in range(32)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"scores": scores, "errors": errors}))
+"""
+
+
+def test_regression_32_threads_in_a_fresh_process_all_score():
+    # Issue 32: 16 threads raised "maximum concurrent limit of 10", and later calls failed.
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", _THREADS_SCRIPT, json.dumps(TASK)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr
+    outcome = json.loads(run.stdout.strip().splitlines()[-1])
+    assert outcome["errors"] == []
+    assert outcome["scores"] == [1.0] * 32
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "```python\ndef add(a, b):\n    return '\ud800'\n```",
+        "```python\ndef add(a, b):\n    return a\x00 + b\n```",
+        "\ud800\udfff\ud800",
+        "```python\n" + "# " + "x" * (10 << 20) + "\ndef add(a, b):\n    return a - b\n```",
+    ],
+    ids=["lone-surrogate", "nul", "only-surrogates", "ten-megabytes"],
+)
+def test_regression_any_str_answer_scores_zero_instead_of_raising(answer):
+    # Issue 32: a lone surrogate raised UnicodeEncodeError.
+    assert rewards.compute_score("humaneval", answer, TASK) == 0.0

@@ -156,10 +156,7 @@ fn cases_of(body: &[&str], function: &str, prefix: &str) -> Result<Vec<CallCase>
                 shorten(line)
             )));
         }
-        let mut parser = Parser {
-            tokens: &tokens[1..],
-            at: 0,
-        };
+        let mut parser = Parser::new(&tokens[1..]);
         let test = parser.expression()?;
         // `assert test, message`: the message only matters when the test fails.
         if parser.peek() == Some(&Token::Op(",")) {
@@ -514,9 +511,38 @@ enum Expr {
 struct Parser<'t> {
     tokens: &'t [Token],
     at: usize,
+    /// How many `expression` and `unary` calls are open: the parser recurses once per level of
+    /// nesting, and test code is input from anyone.
+    depth: usize,
 }
 
+/// Deepest nesting of brackets and unary operators read: far past any test's literal, far
+/// below what overflows a thread's stack.
+const MAX_NESTING: usize = 200;
+
 impl Parser<'_> {
+    fn new(tokens: &[Token]) -> Parser<'_> {
+        Parser {
+            tokens,
+            at: 0,
+            depth: 0,
+        }
+    }
+
+    /// `parse` one level deeper, refused past [`MAX_NESTING`].
+    fn nested<T>(
+        &mut self,
+        parse: impl FnOnce(&mut Self) -> Result<T, NotConverted>,
+    ) -> Result<T, NotConverted> {
+        if self.depth >= MAX_NESTING {
+            return Err(not(&format!("nested more than {MAX_NESTING} levels deep")));
+        }
+        self.depth += 1;
+        let parsed = parse(self);
+        self.depth -= 1;
+        parsed
+    }
+
     fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.at)
     }
@@ -539,6 +565,10 @@ impl Parser<'_> {
     }
 
     fn expression(&mut self) -> Result<Expr, NotConverted> {
+        self.nested(Self::expression_here)
+    }
+
+    fn expression_here(&mut self) -> Result<Expr, NotConverted> {
         if self.peek() == Some(&Token::Name("not".into())) {
             self.at += 1;
             return Ok(Expr::Not(Box::new(self.expression()?)));
@@ -597,6 +627,10 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<Expr, NotConverted> {
+        self.nested(Self::unary_here)
+    }
+
+    fn unary_here(&mut self) -> Result<Expr, NotConverted> {
         if self.eat("-") {
             return Ok(Expr::Negate(Box::new(self.unary()?)));
         }
@@ -934,10 +968,7 @@ check(has_close_elements)
     fn literals_read_as_python_reads_them() {
         let value = |text: &str| {
             let tokens = tokenize(text).unwrap();
-            let mut parser = Parser {
-                tokens: &tokens,
-                at: 0,
-            };
+            let mut parser = Parser::new(&tokens);
             parser.expression().unwrap().value()
         };
         assert_eq!(value("-7 // 2").unwrap(), json!(-4));

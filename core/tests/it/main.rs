@@ -1,6 +1,8 @@
 //! wasmeval-core's integration tests: files written by earlier versions still load, and the
 //! readers accept the real public formats.
 
+mod hostile_input;
+
 use std::collections::BTreeSet;
 use wasmeval_core::facets::{distribution, ComplexityMetric, Facet};
 use wasmeval_core::formats::{jsonl, tasks};
