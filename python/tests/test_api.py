@@ -74,6 +74,20 @@ def test_run_code_runs_programs_within_limits():
     assert wasmeval.run_code("import sys; sys.exit(3)")["exit_code"] == 3
 
 
+@pytest.mark.parametrize("open_close", [("[", "]"), ("(", ")"), ("{a:", "}"), ("Array<", ">")])
+def test_regression_deeply_nested_typescript_is_a_compile_error_not_a_dead_process(open_close):
+    # Issue 32: oxc's parser overflowed the Python process's stack (a segfault).
+    open_, close = open_close
+    if open_ == "Array<":
+        code = "let x: " + open_ * 100_000 + "number" + close * 100_000 + " = 1;\nconsole.log(x);\n"
+    else:
+        code = "let x: any = " + open_ * 100_000 + "1" + close * 100_000 + ";\nconsole.log(x);\n"
+    run = wasmeval.Evaluator(fuel=500_000_000).run_code(code, "typescript")
+    assert run["status"] == "compile_error", run
+    assert "stripper" in run["message"]
+    assert wasmeval.run_code("console.log(1 as number);", "typescript")["stdout"] == "1\n"
+
+
 def test_bad_input_is_bad_input_naming_file_and_line():
     with pytest.raises(wasmeval.BadInput) as error:
         wasmeval.evaluate(DEMO_TASKS, FIXTURES / "bad-samples.jsonl")
