@@ -69,6 +69,19 @@ enum Reply {
     Ready,
     Result(Box<SampleResult>),
     Error(String),
+    /// An error that is the input's fault (an `ExpectedError` in the child: a `--memory` the
+    /// interpreter cannot start in), so the parent exits 2 as one process would.
+    BadInput(String),
+}
+
+impl Reply {
+    /// The reply for `error`, keeping whether it was the input's fault.
+    fn of_error(error: &anyhow::Error) -> Reply {
+        match crate::errors::exit_code(error) == crate::errors::EXIT_BAD_INPUT {
+            true => Reply::BadInput(format!("{error:#}")),
+            false => Reply::Error(format!("{error:#}")),
+        }
+    }
 }
 
 /// Child processes evaluating samples, one per worker thread of the pool, ended when this is
@@ -134,6 +147,7 @@ impl ChildEvaluators {
                 Ok(*result)
             }
             Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
+            Reply::BadInput(error) => Err(crate::errors::ExpectedError::BadInput(error).into()),
             Reply::Ready => anyhow::bail!("worker process {pid} answered out of turn"),
         }
     }
@@ -172,6 +186,7 @@ impl Worker {
         })? {
             Reply::Ready => Ok(self),
             Reply::Error(error) => Err(anyhow::anyhow!("{error}")),
+            Reply::BadInput(error) => Err(crate::errors::ExpectedError::BadInput(error).into()),
             Reply::Result(_) => anyhow::bail!("worker process {pid} answered out of turn"),
         }
     }
@@ -251,7 +266,7 @@ fn serve_on_this_thread() -> anyhow::Result<()> {
         &setup.languages,
     ) {
         Ok(evaluator) => evaluator,
-        Err(error) => return answer(&mut stdout, &Reply::Error(format!("{error:#}"))),
+        Err(error) => return answer(&mut stdout, &Reply::of_error(&error)),
     };
     answer(&mut stdout, &Reply::Ready)?;
     for line in lines {
@@ -259,7 +274,7 @@ fn serve_on_this_thread() -> anyhow::Result<()> {
             serde_json::from_str(&line?).context("a worker's request is malformed")?;
         let reply = match evaluate_for_results(&evaluator, &request.task, &request.sample) {
             Ok(result) => Reply::Result(Box::new(result)),
-            Err(error) => Reply::Error(format!("{error:#}")),
+            Err(error) => Reply::of_error(&error),
         };
         answer(&mut stdout, &reply)?;
     }

@@ -86,7 +86,7 @@ fn samples_of_unknown_tasks_are_reported_not_dropped_silently() {
 }
 
 #[test]
-fn a_memory_limit_below_what_the_interpreter_needs_is_a_host_error_not_a_verdict() {
+fn a_memory_limit_below_what_the_interpreter_needs_is_bad_input_not_a_verdict() {
     let fixtures = repo().join("tests/fixtures/mbpp");
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
@@ -99,10 +99,12 @@ fn a_memory_limit_below_what_the_interpreter_needs_is_a_host_error_not_a_verdict
     )
     .output()
     .unwrap();
-    assert_eq!(output.status.code(), Some(1));
+    // The flag's fault: bad input (exit 2), as `serve` answers a request's such limit with 400.
+    assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("the Python interpreter cannot start within --memory"),
+        stderr.contains("the Python interpreter cannot start within a memory limit of 1048576")
+            && stderr.contains("raise --memory"),
         "{stderr}"
     );
     // Nothing was recorded as the samples' fault.
