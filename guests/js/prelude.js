@@ -1,20 +1,25 @@
 // wasmeval's JavaScript prelude: runs in the guest (guests/js/main.c) before the program, as a
-// function called with private natives ({ write, readStdin, exit, sleep }). It gives programs the parts
-// of node they use in benchmarks: `console`, `process` (argv, env, exit, stdout/stderr, stdin
-// events), `require` of `assert`/`node:assert` (and `/strict`), `fs.readFileSync` of stdin,
-// `readline`, `util` and `js-md5`, and timers in virtual time. It returns what main.c needs:
-// `{ AssertionError, runTimer, decodeArgs, serialize }` (the last two for `calls` cases).
+// function called with private natives ({ write, readStdin, exit, clock, ticket, ... }). It gives
+// programs the parts of node they use in benchmarks: `console`, `process` (argv, env, exit,
+// stdout/stderr, stdin events), `require` of `assert`/`node:assert` (and `/strict`),
+// `fs.readFileSync` of stdin, `readline`, `util` and `js-md5`, and timers in virtual time. It
+// returns what main.c needs: `{ AssertionError, peekTimer, fireTimer, done, decodeArgs, serialize,
+// helpers }` (`decodeArgs` and `serialize` for `calls` cases, `helpers` for the bridge).
 //
-// Every helper keeps its own references to the built-ins it uses (taken here, before the program
-// runs), so a program that rewrites `Object.keys`, `Array.prototype.join` or `JSON.stringify`
-// changes its own behaviour, not the assertions'. `require`, `console` and `console.assert` are
-// non-configurable (a program can neither replace them nor shadow them with `let`), and the
-// `assert` module is frozen. What this cannot stop: a candidate runs in the same realm as its
-// tests, so values it returns (a Proxy) take part in comparisons; `calls` suites judge on the host
-// for that reason.
+// An assertion case runs in two realms: the candidate's program in one, the test code in another
+// (a JSContext of its own, with fresh intrinsics), each with this prelude and then the bridge
+// (guests/js/bridge.js) that joins them; whole programs and `calls` cases run in one. Whatever the
+// candidate rewrites (`Math.abs`, `JSON.stringify`, `Array.prototype[Symbol.iterator]`, `every`,
+// a TypeScript `namespace Math`) is its own realm's, not the tests'.
+//
+// Every helper also keeps its own references to the built-ins it uses (taken here, before the
+// program runs), so a program that rewrites `Object.keys`, `Array.prototype.join` or
+// `JSON.stringify` changes its own behaviour, not the helpers'. `require`, `console` and
+// `console.assert` are non-configurable (a program can neither replace them nor shadow them with
+// `let`), and the `assert` module is frozen.
 (function (natives) {
   'use strict';
-  const { write, readStdin, exit } = natives;
+  const { write, readStdin, exit, clock, ticket } = natives;
   const apply = Reflect.apply;
   const ownKeys = Reflect.ownKeys;
   const getPrototypeOf = Reflect.getPrototypeOf;
@@ -435,15 +440,18 @@
   defineProperty(console_, 'assert', { get: () => consoleAssert, set: () => {}, enumerable: true, configurable: false });
 
   // ---- timers, in virtual time ----
-  let now = 0;
+  // The clock and the order timers were set in are main.c's, shared with the other realm (when
+  // there is one): main.c asks each realm for its next timer (`peekTimer`), lets the wait pass on
+  // the guest's clock, and has the realm whose timer is first run it (`fireTimer`).
   let sequence = 0;
   const timers = new Map_();
+  const arrayShift = Array.prototype.shift;
   const addTimer = (fn, delay, args, repeat) => {
     if (typeof fn !== 'function') throw new TypeError_('The "callback" argument must be of type function');
     delay = Number_(delay);
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = ++sequence;
-    call(mapSet, timers, id, { id, fn, args, at: now + delay, delay, repeat, order: id });
+    call(mapSet, timers, id, { id, fn, args, at: clock() + delay, delay, repeat, order: ticket() });
     return id;
   };
   const clearTimer = (id) => {
@@ -451,42 +459,52 @@
     call(Map.prototype.delete, timers, id);
   };
   const immediates = [];
-  // The next timer due (immediates first), run now; false when there is none.
-  const runTimer = () => {
-    if (immediates.length) {
-      const [fn, args] = call(Array.prototype.shift, immediates);
-      apply(fn, undefined, args);
-      return true;
-    }
+  const nextTimer = () => {
     let next;
     const entries = entriesOf(timers);
     for (let i = 0; i < entries.length; i++) {
       const timer = entries[i][1];
       if (!next || timer.at < next.at || (timer.at === next.at && timer.order < next.order)) next = timer;
     }
-    if (!next) {
-      if (process_.exitCode) exit(process_.exitCode | 0);
-      return false;
+    return next;
+  };
+  // `[0, 0, order]` for an immediate, `[1, due, order]` for a timer, null when there is none.
+  const peekTimer = () => {
+    if (immediates.length) return [0, 0, immediates[0].order];
+    const next = nextTimer();
+    return next ? [1, next.at, next.order] : null;
+  };
+  // Runs the timer `peekTimer` named (main.c has moved the clock to its time).
+  const fireTimer = () => {
+    if (immediates.length) {
+      const first = call(arrayShift, immediates);
+      apply(first.fn, undefined, first.args);
+      return;
     }
-    // The wait passes on the guest's clock (virtual time): a timer due past the time limit ends
-    // the run as a timeout, as a real wait would, instead of firing at once.
-    if (next.at > now) natives.sleep(next.at - now);
-    now = next.at;
+    const next = nextTimer();
+    if (!next) return;
     if (next.repeat) {
-      next.at = now + next.delay;
-      next.order = ++sequence;
+      next.at = clock() + next.delay;
+      next.order = ticket();
     } else {
       call(Map.prototype.delete, timers, next.id);
     }
     apply(next.fn, undefined, next.args);
-    return true;
+  };
+  // Nothing is left to run: a program that set `process.exitCode` exits with it.
+  const done = () => {
+    if (process_.exitCode) exit(process_.exitCode | 0);
+  };
+  const immediate = (fn, args) => {
+    push(immediates, { fn, args, order: ticket() });
+    return -immediates.length;
   };
   const globals = {
     setTimeout: (fn, delay, ...args) => addTimer(fn, delay, args, false),
     setInterval: (fn, delay, ...args) => addTimer(fn, delay, args, true),
     clearTimeout: clearTimer,
     clearInterval: clearTimer,
-    setImmediate: (fn, ...args) => { push(immediates, [fn, args]); return -immediates.length; },
+    setImmediate: (fn, ...args) => immediate(fn, args),
     clearImmediate: () => {},
   };
   if (typeof queueMicrotask !== 'function') {
@@ -522,12 +540,12 @@
   stdinStream.onListen = (event) => {
     if ((event === 'data' || event === 'end' || event === 'readable') && !stdinScheduled) {
       stdinScheduled = true;
-      push(immediates, [() => {
+      immediate(() => {
         const text = stdin();
         if (text.length) stdinStream.emit('data', text);
         stdinStream.emit('end');
         stdinStream.emit('close');
-      }, []]);
+      }, []);
     }
   };
   stdinStream.read = () => { const text = stdin(); stdinText = ''; return text.length ? text : null; };
@@ -546,11 +564,11 @@
       rl.onListen = (event) => {
         if ((event === 'line' || event === 'close') && !scheduled) {
           scheduled = true;
-          push(immediates, [() => {
+          immediate(() => {
             const all = take();
             while (all.length && !closed) rl.emit('line', call(Array.prototype.shift, all));
             rl.close();
-          }, []]);
+          }, []);
         }
       };
       rl.close = () => { if (!closed) { closed = true; rl.emit('close'); } };
@@ -734,5 +752,8 @@
   defineProperty(global, 'module', { value: module_, writable: true, enumerable: false, configurable: true });
   defineProperty(global, 'exports', { value: module_.exports, writable: true, enumerable: false, configurable: true });
   defineProperty(global, 'global', { value: global, writable: true, enumerable: false, configurable: true });
-  return { AssertionError, runTimer, decodeArgs, serialize };
+  // What the bridge (guests/js/bridge.js, loaded after this in an assertion case's two realms)
+  // takes from here.
+  const helpers = { AssertionError, isMap, isSet, isDate, isError, entriesOf, valuesOf, enumerableKeys };
+  return { AssertionError, peekTimer, fireTimer, done, decodeArgs, serialize, helpers };
 })

@@ -3,9 +3,10 @@
 -- `Test*` tables) and returns the number of failed tests, for `os.exit(lu.LuaUnit.run())`.
 --
 -- guests/lua/main.c loads it with two arguments: the table the tests' globals live in, and a
--- `report(tests, failures, errors)` function of the guest's C code that decides the token's line.
--- The candidate's own `require('luaunit')` gets another instance with neither (it then runs the
--- global `test*` functions and reports to no one).
+-- `report(tests, failures, errors)` function of the guest's C code that decides the token's line;
+-- that instance's globals (`_ENV`) are a snapshot of the standard names taken before the candidate
+-- runs. The candidate's own `require('luaunit')` gets another instance with neither (it then runs
+-- the global `test*` functions and reports to no one).
 --
 -- Comparisons use raw operations only (`rawequal`, `next`, `rawget`, `rawlen`), captured when this
 -- file loads, before any of the candidate's code runs: a returned value's metatable (`__eq`,
@@ -374,7 +375,8 @@ function M.LuaUnit.run()
     for _, test in next, tests do
         local ok, err = pcall(test.run)
         if not ok then
-            if type(err) == "table" and getmetatable(err) == Failure then
+            -- rawequal: an error whose `__metatable` has an `__eq` must not pass for a failure.
+            if type(err) == "table" and rawequal(getmetatable(err), Failure) then
                 failures = failures + 1
                 stderr_write(stderr, sformat("%s failed: %s\n", test.name, describe(rawget(err, "message"))))
             else

@@ -14,10 +14,17 @@
  * one chunk, as MultiPL-E concatenates them (so the tests see the candidate's `local function`),
  * but the tests' globals are a table of their own (`local _ENV = <scope>` between the two parts,
  * the local named NAME, a random name the host draws per run, so the candidate's code, which is
- * compiled before it and cannot name it, never reaches it). Reads fall through to the candidate's
- * globals; `require` and `os` are the pristine ones; `lu` and `test_*` live there. The luaunit
- * instance the tests require reports to this C code alone (`report`, passed to it at load), and
- * runs the `test*` functions of the tests' table only.
+ * compiled before it and cannot name it, never reaches it). The tests' names are not the
+ * candidate's to bind: the scope holds a snapshot of the standard names taken before the
+ * candidate runs (every global, the library tables as copies, so `ipairs = f`, `math.abs = f` or
+ * `string.rep = f` change nothing there), and only other names (the candidate's own globals)
+ * fall through to the candidate's globals; `require` gives the tests their own luaunit, `lu` and
+ * `test_*` live in the scope. The string metatable, the one metatable all strings share, answers
+ * a method of the standard library from the same copy and shows the candidate a stand-in
+ * (`getmetatable("")`) whose `__index` serves the other names (`function string.f` then `s:f()`,
+ * or an `__index` function for `s[i]`). The luaunit instance the tests require runs on the
+ * snapshot alone, reports to this C code alone (`report`, passed to it at load), and runs the
+ * `test*` functions of the tests' table only.
  *
  * With --call (a `calls` case), PROGRAM runs as one chunk ending in `return NAME` (so a `local
  * function` is found as MultiPL-E's prompts declare it), then the function is called with the
@@ -134,13 +141,19 @@ static int lua_report(lua_State *L) {
 static const char *luaunit_path;
 
 /* Loads a luaunit instance from --luaunit: the chunk is called with the tests' table and the
- * report function (both nil for the candidate's own instance) and returns the module. */
-static void load_luaunit(lua_State *L, int tests_index, int with_report) {
+ * report function (both nil for the candidate's own instance) and returns the module. With
+ * `env_index`, the chunk's globals are that table instead of the state's. */
+static void load_luaunit(lua_State *L, int tests_index, int with_report, int env_index) {
     if (!luaunit_path) {
         luaL_error(L, "module 'luaunit' not found: the guest was started without --luaunit");
     }
     if (luaL_loadfilex(L, luaunit_path, "t") != LUA_OK) {
         lua_error(L);
+    }
+    if (env_index) {
+        /* A main chunk's only upvalue is its _ENV. */
+        lua_pushvalue(L, env_index);
+        lua_setupvalue(L, -2, 1);
     }
     if (tests_index) {
         lua_pushvalue(L, tests_index);
@@ -162,7 +175,7 @@ static int lua_require(lua_State *L) {
         return luaL_error(L, "module '%s' not found: the sandbox has no modules but luaunit", name);
     }
     if (lua_isnil(L, lua_upvalueindex(1))) {
-        load_luaunit(L, 0, 0);
+        load_luaunit(L, 0, 0, 0);
         lua_replace(L, lua_upvalueindex(1));
     }
     lua_pushvalue(L, lua_upvalueindex(1));
@@ -228,24 +241,157 @@ static void push_copy(lua_State *L, int index) {
     }
 }
 
-/* The tests' table (see the top), pushed: reads fall through to the globals; `require` and `os`
- * are pristine copies made before the candidate runs; its own luaunit instance. */
-static void push_tests_scope(lua_State *L) {
+/* The standard names as they are now, before the candidate runs: every global but `_G`, each
+ * library table (string, table, math, ...) as a copy of its own, pushed. A candidate that sets
+ * `ipairs`, `tostring` or `math.abs` afterwards changes the globals and the shared library
+ * tables, not this. */
+static void push_standard_snapshot(lua_State *L) {
     lua_newtable(L);
+    int snapshot = lua_gettop(L);
+    lua_pushglobaltable(L);
+    int globals = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, globals)) {
+        if (lua_rawequal(L, -1, globals)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            push_copy(L, -1);
+            lua_replace(L, -2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, snapshot);
+    }
+    lua_pop(L, 1);
+}
+
+/* The string metatable's __index once the candidate has set the `__index` of what
+ * `getmetatable("")` shows it (upvalues: the snapshot's copy of the string library, and the table
+ * behind what it is shown): a name of the copy first, so that `s:rep(n)` in the tests stays the
+ * library's; any other name as the candidate's `__index` says, a table, or a function called with
+ * the string and the key, as Lua would (`s[i]` idioms). */
+static int lua_string_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+        return 1;
+    }
+    lua_pop(L, 1);
+    lua_pushliteral(L, "__index");
+    switch (lua_rawget(L, lua_upvalueindex(2))) {
+    case LUA_TNIL:
+        return 1;
+    case LUA_TFUNCTION:
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 2);
+        lua_call(L, 2, 1);
+        return 1;
+    default:
+        lua_pushvalue(L, 2);
+        lua_gettable(L, -2);
+        return 1;
+    }
+}
+
+/* __newindex of what `getmetatable("")` shows (upvalues: the table behind it, the real metatable,
+ * the snapshot's copy of the string library): the field is kept behind; a new `__index` makes the
+ * real metatable answer through lua_string_index from then on. */
+static int lua_shown_newindex(lua_State *L) {
+    lua_settop(L, 3);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, lua_upvalueindex(1));
+    if (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "__index") == 0) {
+        lua_pushvalue(L, lua_upvalueindex(3));
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_pushcclosure(L, lua_string_index, 2);
+        lua_setfield(L, lua_upvalueindex(2), "__index");
+    }
+    return 0;
+}
+
+/* __pairs of what `getmetatable("")` shows (upvalues: the table behind it, `next`): the fields
+ * behind it. */
+static int lua_shown_pairs(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushnil(L);
+    return 3;
+}
+
+/* Strings share one metatable, which the candidate could rewrite (its `__index` decides what
+ * `s:format()` in the tests calls, its `__add` what `"1" + 1` gives). From here on the real one
+ * keeps its arithmetic and looks methods up in `library` (the snapshot's copy of the string
+ * library), whose misses fall through to the candidate's `string` (`function string.f` makes
+ * `s:f()`); `getmetatable` shows the candidate an empty table reading from and writing to a copy
+ * (`__metatable`), where setting `__index` serves the names the library does not have (see
+ * lua_string_index; until then methods cost one table lookup, as in plain Lua). Changing its
+ * other fields changes nothing, and `rawset` on it reaches neither. */
+static void guard_string_metatable(lua_State *L, int library) {
+    library = lua_absindex(L, library);
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    int meta = lua_gettop(L);
+    push_copy(L, meta);
+    int behind = lua_gettop(L);
+    /* The library's misses: the candidate's `string`, as `__index` first names it. */
+    lua_newtable(L);
+    lua_getfield(L, meta, "__index");
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, library);
+    lua_pushvalue(L, library);
+    lua_setfield(L, meta, "__index");
+    /* What getmetatable("") answers. */
+    lua_newtable(L);
+    int shown = lua_gettop(L);
+    lua_newtable(L);
+    lua_pushvalue(L, behind);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, behind);
+    lua_pushvalue(L, meta);
+    lua_pushvalue(L, library);
+    lua_pushcclosure(L, lua_shown_newindex, 3);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, behind);
+    lua_getglobal(L, "next");
+    lua_pushcclosure(L, lua_shown_pairs, 2);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, shown);
+    lua_setfield(L, meta, "__metatable");
+    lua_pop(L, 3);
+}
+
+/* The tests' table (see the top), pushed: the standard names from a snapshot taken now, before
+ * the candidate runs; reads of other names fall through to the globals; `_G` is the table
+ * itself; `require` gives the tests' own luaunit instance, which runs on a copy of the
+ * snapshot. */
+static void push_tests_scope(lua_State *L) {
+    push_standard_snapshot(L);
     int scope = lua_gettop(L);
+    lua_getfield(L, scope, LUA_STRLIBNAME);
+    guard_string_metatable(L, -1);
+    lua_pop(L, 1);
+    /* luaunit's globals: the snapshot alone, nothing falls through to the candidate's. */
+    push_copy(L, scope);
+    int luaunit_env = lua_gettop(L);
+    lua_pushvalue(L, luaunit_env);
+    lua_setfield(L, luaunit_env, "_G");
     lua_newtable(L);
     lua_pushglobaltable(L);
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, scope);
-    lua_getglobal(L, "os");
-    push_copy(L, -1);
-    lua_setfield(L, scope, "os");
-    lua_pop(L, 1);
-    load_luaunit(L, scope, 1);
+    lua_pushvalue(L, scope);
+    lua_setfield(L, scope, "_G");
+    load_luaunit(L, scope, 1, luaunit_env);
     lua_pushcclosure(L, lua_require, 1);
     lua_setfield(L, scope, "require");
+    lua_pop(L, 1);
 }
 
 /* __wasmeval_scope(): the tests' table, once (it then leaves the globals). The chunk's first

@@ -3,68 +3,94 @@
 # wasmeval's stand-in for test-unit (`require 'test/unit'`), put first on the Ruby guest's load
 # path as test/unit.rb. The real gem costs about 930 M fuel to load (six times the interpreter's
 # start-up) and runs its tests from `at_exit`, which a reactor never reaches; this one has the
-# assertions MultiPL-E's and hand-written Ruby tests use, registers every `Test::Unit::TestCase`
-# subclass, and leaves running them to the harness (guests/ruby/harness.rb), which reports each
-# case to the host.
+# assertions MultiPL-E's and hand-written Ruby tests use and leaves finding and running the
+# `Test::Unit::TestCase` subclasses to the harness (guests/ruby/harness.rb), which loads this file
+# before the candidate and reports each case to the host.
+#
+# The candidate shares the interpreter: the assertions compare with the harness's captured
+# methods (`Wasmeval.same?`, `within?`) and fail with its captured `Kernel#raise`, so that
+# redefining `Integer#==`, `Array#==` or `raise` changes nothing here; these modules and classes
+# are frozen before the candidate loads.
 module Test
   module Unit
-    # A failed assertion (test-unit's class of the same name): a wrong answer.
-    class AssertionFailedError < StandardError; end
+    # The harness, under a name of this frozen module (not `::Wasmeval`, which the program could
+    # replace).
+    H = ::Wasmeval
+
+    # A failed assertion (test-unit's class of the same name): a wrong answer. Raising one calls
+    # `exception`, `initialize`, `backtrace`, `message` and `to_s`, which are Exception's as they
+    # were before the candidate loaded.
+    class AssertionFailedError < StandardError
+      singleton_class.define_method(:exception, ::Exception.singleton_class.instance_method(:exception))
+      %i[initialize backtrace message to_s].each do |name|
+        define_method(name, ::Exception.instance_method(name))
+      end
+    end
 
     # The assertions, as test-unit defines them (`expected` first).
     module Assertions
       def assert_block(message = 'assertion failed')
-        raise AssertionFailedError, message unless yield
+        H.fail_test(message) unless yield
         true
       end
 
       def assert(value, message = nil)
-        assert_block(message || "<#{value.inspect}> is not true") { value }
+        H.fail_test(message || "<#{H.show(value)}> is not true") unless value
+        true
       end
 
       def assert_true(value, message = nil)
-        assert_block(message || "<true> expected but was <#{value.inspect}>") { value == true }
+        H.fail_test(message || "<true> expected but was <#{H.show(value)}>") unless H::IDENTICAL.bind_call(value, true)
+        true
       end
 
       def assert_false(value, message = nil)
-        assert_block(message || "<false> expected but was <#{value.inspect}>") { value == false }
+        H.fail_test(message || "<false> expected but was <#{H.show(value)}>") unless H::IDENTICAL.bind_call(value, false)
+        true
       end
 
       def assert_equal(expected, actual, message = nil)
-        assert_block(message || "<#{expected.inspect}> expected but was <#{actual.inspect}>") do
-          expected == actual
+        unless H.same?(expected, actual)
+          H.fail_test(message || "<#{H.show(expected)}> expected but was <#{H.show(actual)}>")
         end
+        true
       end
 
       def assert_not_equal(expected, actual, message = nil)
-        assert_block(message || "<#{expected.inspect}> was expected to be != to <#{actual.inspect}>") do
-          expected != actual
+        if H.same?(expected, actual)
+          H.fail_test(message || "<#{H.show(expected)}> was expected to be != to <#{H.show(actual)}>")
         end
+        true
       end
       alias refute_equal assert_not_equal
 
       def assert_nil(value, message = nil)
-        assert_block(message || "<nil> expected but was <#{value.inspect}>") { value.nil? }
+        H.fail_test(message || "<nil> expected but was <#{H.show(value)}>") unless H::IDENTICAL.bind_call(value, nil)
+        true
       end
 
       def assert_not_nil(value, message = nil)
-        assert_block(message || "<#{value.inspect}> was expected to not be nil") { !value.nil? }
+        H.fail_test(message || "<#{H.show(value)}> was expected to not be nil") if H::IDENTICAL.bind_call(value, nil)
+        true
       end
 
       def assert_in_delta(expected, actual, delta = 0.001, message = nil)
-        assert_block(message || "<#{expected.inspect}> and <#{actual.inspect}> differ by more than #{delta}") do
-          (expected - actual).abs <= delta
+        unless H.within?(expected, actual, delta)
+          H.fail_test(message ||
+                      "<#{H.show(expected)}> and <#{H.show(actual)}> differ by more than #{H.show(delta)}")
         end
+        true
       end
 
       def assert_raise(*classes, message: nil)
-        classes = [StandardError] if classes.empty?
+        classes = [H::StandardError] if H::ARY_EMPTY.bind_call(classes)
         begin
           yield
-        rescue *classes => e
-          return e
+        rescue H::ANY => e
+          H::ARY_EACH.bind_call(classes) { |klass| return e if H::KIND_OF.bind_call(e, klass) }
+          H::RAISE.bind_call(self, e)
         end
-        raise AssertionFailedError, message || "#{classes.map(&:inspect).join(', ')} expected but nothing was raised"
+        H.fail_test(message || "#{H.show(classes)} expected but nothing was raised")
       end
       alias assert_raises assert_raise
 
@@ -73,11 +99,12 @@ module Test
       end
 
       def refute(value, message = nil)
-        assert_block(message || "<#{value.inspect}> is not false") { !value }
+        H.fail_test(message || "<#{H.show(value)}> is not false") if value
+        true
       end
 
       def flunk(message = 'Flunked')
-        raise AssertionFailedError, message
+        H.fail_test(message)
       end
     end
 
@@ -85,17 +112,18 @@ module Test
     class TestCase
       include Assertions
 
-      # Every subclass, in the order they were defined, for the harness to run.
-      CLASSES = []
+      # What test methods call on themselves: Kernel's, as the harness found them, not what the
+      # program put in Object (a top-level `def method`), which comes after this class.
+      define_method(:method, H::METHOD)
+      define_method(:raise, H::RAISE)
+      define_method(:fail, H::FAIL)
+      private :raise, :fail
 
-      def self.inherited(subclass)
-        super
-        CLASSES << subclass
-      end
-
-      def self.test_names
-        public_instance_methods(true).map(&:to_s).select { |name| name.start_with?('test') }.sort
-      end
+      # No hook of the program's (a redefined `Class#inherited` or `Module#method_added`) runs
+      # when the tests define a test class or its methods.
+      def self.inherited(_subclass) = nil
+      def self.method_added(_name) = nil
+      def self.singleton_method_added(_name) = nil
 
       def setup; end
 

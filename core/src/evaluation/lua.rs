@@ -7,11 +7,13 @@
 //!   `os.exit(lu.LuaUnit.run())`, when the importer could not convert them) is one run of the
 //!   candidate and the suite's setup and case code, joined into one chunk as MultiPL-E joins
 //!   them, the tests' globals in a table the candidate cannot reach (its local's name,
-//!   [`scope_name`], is secret). It passes only when the guest writes `\n<token> ok\n` at the end,
-//!   which its C code does after the tests' luaunit reported a run with tests and no failure or
-//!   error; failures alone are `assertion` (a `wrong_answer`), an error a `runtime_error`. The
-//!   token is in argv, which Lua never sees, so exiting early (`os.exit(0)`, even from inside a
-//!   test) or printing never passes.
+//!   [`scope_name`], is secret), where the standard names (`ipairs`, `math`, `string`, ...) are a
+//!   snapshot taken before the candidate runs and the string metatable's methods come from that
+//!   snapshot, so rebinding or patching them changes nothing for the tests. It passes only when
+//!   the guest writes `\n<token> ok\n` at the end, which its C code does after the tests'
+//!   luaunit reported a run with tests and no failure or error; failures alone are `assertion`
+//!   (a `wrong_answer`), an error a `runtime_error`. The token is in argv, which Lua never sees,
+//!   so exiting early (`os.exit(0)`, even from inside a test) or printing never passes.
 //! - A **calls** case (MultiPL-E's `lu.assertEquals(candidate(..), literal)` as
 //!   `formats/lua_asserts.rs` converts them) runs the program ending in `return <entry point>`,
 //!   then the guest calls it with the case's arguments and reports the returned value as plain
@@ -29,7 +31,6 @@ use crate::judging::token::Token;
 use crate::judging::CaseLog;
 use crate::sample::Sample;
 use crate::task::Task;
-use std::hash::Hasher;
 
 /// The luaunit stand-in, written into every job folder.
 pub const LUAUNIT: &str = include_str!("../../../guests/lua/luaunit.lua");
@@ -64,19 +65,23 @@ fn job(program: &str, tests: Option<&str>, args: &[&str]) -> Job {
     }
 }
 
-/// The Lua name of the tests' scope in the runs of the sample reporting with `token`: drawn from
-/// the token (a 128-bit secret of the front end's), mixed so that the name does not spell it.
-/// Lua never sees the name: a local's name is reachable only through the `debug` library, which
-/// the guest does not have, and no error message names this local.
-pub fn scope_name(token: &Token) -> String {
-    let half = |label: u64| {
-        let mut hasher = rustc_hash::FxHasher::default();
-        hasher.write_u64(label);
-        hasher.write(token.as_str().as_bytes());
-        hasher.write_u64(label);
-        hasher.finish()
-    };
-    format!("wasmeval_{:016x}{:016x}", half(1), half(2))
+/// The Lua name of the tests' scope (a local declared before the candidate's program, in the same
+/// chunk), which the program must not be able to name: drawn from SHA-256 of the program and the
+/// tests themselves, so the program's text would have to contain a digest of itself (a fixed point
+/// nobody can find). Lua never sees the name at run time: a local's name is reachable only
+/// through the `debug` library, which the guest does not have, and no error message names it.
+/// Not drawn from the run's random token: Lua hashes the name when it compiles the chunk, and a
+/// different name each run made the fuel of the same sample differ by a few hundred units.
+pub fn scope_name(program: &str, tests: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for part in [program, tests] {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part.as_bytes());
+    }
+    let digest = hasher.finalize();
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    format!("wasmeval_{hex}")
 }
 
 /// Whether `name` is a Lua name that is not a keyword (what the guest's `--call` returns).
@@ -103,7 +108,6 @@ pub fn run_case_suites<E>(
     log: &mut CaseLog,
 ) -> Result<Option<String>, E> {
     let candidate = task.with_prelude(sample.program(task));
-    let scope = scope_name(token);
     let assertion = |setup: &str, code: &str| {
         // MultiPL-E's tests come alone: their lines then start right after the program's, as
         // MultiPL-E joins them.
@@ -111,6 +115,7 @@ pub fn run_case_suites<E>(
             true => code.to_string(),
             false => format!("{setup}\n{code}"),
         };
+        let scope = scope_name(&candidate, &tests);
         let args = [
             "--token",
             token.as_str(),
@@ -157,7 +162,6 @@ pub fn whole_program(task: &Task, sample: &Sample) -> Job {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judging::token::tests::token;
 
     #[test]
     fn entry_points_are_lua_names_that_are_not_keywords() {
@@ -171,15 +175,21 @@ mod tests {
     }
 
     #[test]
-    fn the_scope_is_a_lua_name_of_the_token_that_does_not_spell_it() {
-        let t = token();
-        let scope = scope_name(&t);
+    fn the_scope_is_a_lua_name_drawn_from_the_program_and_tests_not_the_token() {
+        let scope = scope_name("function f() end", "lu.assertEquals(f(), nil)");
         assert!(is_lua_name(&scope), "{scope}");
         assert_eq!(scope.len(), "wasmeval_".len() + 32);
-        assert_eq!(scope, scope_name(&t));
-        let hex = t.as_str().trim_start_matches("wasmeval-");
-        assert!(!scope.contains(&hex[..8]), "{scope}");
-        assert_ne!(scope, scope_name(&Token::from_random_bytes([7; 16])));
+        // The same sample gets the same name on every run (and so the same fuel).
+        assert_eq!(
+            scope,
+            scope_name("function f() end", "lu.assertEquals(f(), nil)")
+        );
+        assert_ne!(
+            scope,
+            scope_name("function f() end ", "lu.assertEquals(f(), nil)")
+        );
+        // The parts are delimited: moving text from one to the other changes the name.
+        assert_ne!(scope_name("ab", "c"), scope_name("a", "bc"));
     }
 
     #[test]

@@ -6,11 +6,14 @@
 //! what they returned; what a step returned is the harness's report (`guests/ruby/harness.rb`):
 //! `ok`, `assertion <message>`, `error <class>: <message>` or `value <json>`.
 //!
-//! The harness shares the interpreter with the candidate, so an assertion case's report could be
-//! forged by a candidate that rewrites the harness (`judged_by: guest`); a `calls` case's value is
-//! compared here with an expected value the guest never saw. A step without its line was cut
-//! short: the process's end (an exit, `exit!` included, a trap, a limit) is that case's verdict,
-//! and the cases after it were not run.
+//! The harness shares the interpreter with the candidate. It is out of the candidate's reach (its
+//! steps are methods of a frozen singleton class, every core method it and its assertions call
+//! captured before the candidate loads, the tests' classes checked and frozen before they run), but
+//! test code that calls core methods or helpers of its own runs them as the candidate left them,
+//! so assertion cases stay `judged_by: guest`; a `calls` case's value is compared here with an
+//! expected value the guest never saw. A step without its line was cut short: the process's end
+//! (an exit, `exit!` included, a trap, a limit) is that case's verdict, and the cases after it
+//! were not run.
 
 use super::calls::Expected;
 use super::token::Token;

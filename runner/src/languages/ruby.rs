@@ -9,7 +9,11 @@
 //!   arguments (as Ruby literals; the expected value stays on the host). After each step the
 //!   host writes the step's report behind a token the guest never holds; judging is
 //!   `wasmeval_core::judging::ruby`'s.
-//! - **io** cases run the program alone (`Wasmeval.main`), its exit status the process's.
+//! - **io** cases run the program alone (`__wasmeval_main`), its exit status the process's.
+//!
+//! The steps are private methods of Ruby's top-level object, whose singleton class the harness
+//! freezes before the candidate loads: the evaluations below call them with that object as `self`,
+//! so a program that removes or replaces the `Wasmeval` module does not change what they run.
 
 use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::ruby_abi::RubyScript;
@@ -32,8 +36,22 @@ const TEST_UNIT: &str = include_str!("../../../guests/ruby/test_unit.rb");
 /// script so that the interpreter does not read one from stdin.
 const INIT_ARGS: [&str; 4] = ["ruby", "--disable-gems", "-EUTF-8:UTF-8", "-e_=0"];
 
-/// The first evaluation of every script: the harness.
-const LOAD_HARNESS: &str = r##""#{load '/job/harness.rb'}""##;
+/// The first evaluation of every script: the harness, from the instruction sequence compiled
+/// when the runtime loaded (see [`compile_harness`]).
+const LOAD_HARNESS: &str = r##""#{
+RubyVM::InstructionSequence.load_from_binary(File.binread('/job/harness.bin')).eval
+'loaded'
+}""##;
+
+/// The evaluation of [`compile_harness`]'s run: the harness and its `test/unit` as instruction
+/// sequences on stdout, the harness's length first (8 bytes, little-endian).
+const COMPILE_HARNESS: &str = r##""#{
+harness = RubyVM::InstructionSequence.compile_file('/job/harness.rb').to_binary
+test_unit = RubyVM::InstructionSequence.compile_file('/job/lib/test/unit.rb').to_binary
+$stdout.binmode.write([harness.bytesize].pack('Q<'), harness, test_unit)
+$stdout.flush
+'compiled'
+}""##;
 
 /// `runtime.json`, written by `scripts/install-ruby-runtime`.
 #[derive(Debug, Deserialize)]
@@ -46,6 +64,12 @@ struct Manifest {
 pub struct RubyRuntime {
     module: Module,
     sha256: String,
+    /// The harness and its `test/unit` stand-in as Ruby instruction sequences
+    /// (`RubyVM::InstructionSequence#to_binary`), compiled once per process by the guest
+    /// ([`compile_harness`]) and loaded by every run: compiling their source cost each run about
+    /// 37 M fuel, loading them 7 M.
+    harness: Vec<u8>,
+    test_unit: Vec<u8>,
 }
 
 /// The Ruby guest found in its folder, its machine code cached or still to compile.
@@ -60,10 +84,14 @@ impl FoundRuby {
     /// The runtime, its module compiled (once, then cached in `cache_dir`) when needed.
     pub fn load(self, sandbox: &Sandbox, cache_dir: &Path) -> anyhow::Result<RubyRuntime> {
         let installed = self.0.load(sandbox.engine(), cache_dir)?;
-        Ok(RubyRuntime {
+        let mut runtime = RubyRuntime {
             module: installed.module,
             sha256: installed.sha256,
-        })
+            harness: Vec::new(),
+            test_unit: Vec::new(),
+        };
+        (runtime.harness, runtime.test_unit) = compile_harness(sandbox, &runtime)?;
+        Ok(runtime)
     }
 }
 
@@ -106,14 +134,57 @@ impl RubyRuntime {
         }
     }
 
-    /// A job folder with the harness, its `test/unit` and `program` as `program.rb`.
-    fn job(program: &str) -> anyhow::Result<tempfile::TempDir> {
+    /// A job folder with the compiled harness and `test/unit` (and the latter's source, which a
+    /// program's `require 'test/unit'` finds already loaded) and `program` as `program.rb`.
+    fn job(&self, program: &str) -> anyhow::Result<tempfile::TempDir> {
         let job = temp_folder(Folder::Job)?;
-        std::fs::write(job.path().join("harness.rb"), HARNESS)?;
+        std::fs::write(job.path().join("harness.bin"), &self.harness)?;
         std::fs::create_dir_all(job.path().join("lib/test"))?;
         std::fs::write(job.path().join("lib/test/unit.rb"), TEST_UNIT)?;
+        std::fs::write(job.path().join("lib/test/unit.bin"), &self.test_unit)?;
         std::fs::write(job.path().join("program.rb"), program)?;
         Ok(job)
+    }
+}
+
+/// The harness and its `test/unit` compiled to instruction sequences by a run of the guest on
+/// their sources alone (no program: nothing of a sample's takes part), for
+/// [`RubyRuntime::harness`].
+fn compile_harness(sandbox: &Sandbox, runtime: &RubyRuntime) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
+    let limits = crate::sandbox::Limits {
+        fuel: 5_000_000_000,
+        memory: 512 << 20,
+        timeout: std::time::Duration::from_secs(120),
+        output: 64 << 20,
+        disk: 0,
+        fuel_from_time_limit: false,
+    };
+    let job = temp_folder(Folder::Job)?;
+    std::fs::write(job.path().join("harness.rb"), HARNESS)?;
+    std::fs::create_dir_all(job.path().join("lib/test"))?;
+    std::fs::write(job.path().join("lib/test/unit.rb"), TEST_UNIT)?;
+    let script = RubyScript {
+        token: None,
+        evals: vec![COMPILE_HARNESS.to_owned()],
+    };
+    let program = runtime.program(script, job);
+    let (invocation, _scratch) = super::prepared(&program)?;
+    let execution = sandbox.run(&program.module, program.entry, &invocation, &limits)?;
+    let stdout = &execution.output.stdout;
+    let harness_length = stdout
+        .get(..8)
+        .and_then(|header| header.try_into().ok())
+        .map(u64::from_le_bytes)
+        .and_then(|length| usize::try_from(length).ok());
+    match (&execution.exit, harness_length) {
+        (crate::sandbox::Exit::Code(0), Some(length)) if stdout.len() > 8 + length => Ok((
+            stdout[8..8 + length].to_vec(),
+            stdout[8 + length..].to_vec(),
+        )),
+        (exit, _) => anyhow::bail!(
+            "the Ruby runtime could not compile the harness ({exit:?}): {}",
+            String::from_utf8_lossy(&execution.output.stderr)
+        ),
     }
 }
 
@@ -134,7 +205,7 @@ impl LanguageRoute for RubyRuntime {
         let mut program = task.with_prelude(sample.program(task));
         let mut evals = vec![
             LOAD_HARNESS.to_owned(),
-            r##""#{Wasmeval.load_program('/job/program.rb')}""##.to_owned(),
+            r##""#{__wasmeval_load_program('/job/program.rb')}""##.to_owned(),
         ];
         let mut cases = Vec::new();
         let mut case_files = Vec::new();
@@ -149,7 +220,7 @@ impl LanguageRoute for RubyRuntime {
                     for case in suite {
                         let file = format!("case_{}.rb", case_files.len());
                         evals.push(format!(
-                            r##""#{{Wasmeval.assertion_case('/job/{file}')}}""##
+                            r##""#{{__wasmeval_assertion_case('/job/{file}')}}""##
                         ));
                         case_files.push((file, case.code.clone()));
                         cases.push(Case::Assertion(&case.name));
@@ -166,7 +237,7 @@ impl LanguageRoute for RubyRuntime {
                     let name = literal(&serde_json::Value::from(entry_point.as_str()));
                     for case in suite {
                         let args = literal(&serde_json::Value::from(case.args.clone()));
-                        evals.push(format!(r##""#{{Wasmeval.call({name}, {args})}}""##));
+                        evals.push(format!(r##""#{{__wasmeval_call({name}, {args})}}""##));
                         let expected = Expected::of(case, *tolerance, Truthiness::Ruby);
                         cases.push(Case::Call(&case.name, expected));
                     }
@@ -182,7 +253,7 @@ impl LanguageRoute for RubyRuntime {
         if cases.is_empty() {
             return Ok(None);
         }
-        let job = Self::job(&program)?;
+        let job = self.job(&program)?;
         for (file, code) in &case_files {
             std::fs::write(job.path().join(file), code)?;
         }
@@ -209,12 +280,12 @@ impl LanguageRoute for RubyRuntime {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        let job = Self::job(&task.with_prelude(sample.program(task)))?;
+        let job = self.job(&task.with_prelude(sample.program(task)))?;
         let script = RubyScript {
             token: None,
             evals: vec![
                 LOAD_HARNESS.to_owned(),
-                r##""#{Wasmeval.main('/job/program.rb')}""##.to_owned(),
+                r##""#{__wasmeval_main('/job/program.rb')}""##.to_owned(),
             ],
         };
         Ok(Ok(self.program(script, job)))

@@ -129,8 +129,10 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
             assertion_corpus("python", "py"),
         ),
         ("js", "task.json", run_time_corpus("js", "js")),
+        ("js", "assertion_task.json", assertion_corpus("js", "js")),
         ("js", "calls_task.json", calls_corpus("js", "js")),
         ("ts", "task.json", run_time_corpus("ts", "ts")),
+        ("ts", "assertion_task.json", assertion_corpus("ts", "ts")),
         ("ts", "calls_task.json", calls_corpus("ts", "ts")),
         ("c", "task.json", run_time_corpus("c", "c")),
         ("c", "assertion_task.json", assertion_corpus("c", "c")),
@@ -148,8 +150,14 @@ pub(crate) fn every_corpus() -> Vec<(&'static str, &'static str, Vec<Hostile>)> 
         ("go", "assertion_task.json", assertion_corpus("go", "go")),
         ("go", "calls_task.json", calls_corpus("go", "go")),
         ("ruby", "task.json", run_time_corpus("ruby", "rb")),
+        (
+            "ruby",
+            "assertion_task.json",
+            assertion_corpus("ruby", "rb"),
+        ),
         ("ruby", "calls_task.json", calls_corpus("ruby", "rb")),
         ("lua", "task.json", run_time_corpus("lua", "lua")),
+        ("lua", "assertion_task.json", assertion_corpus("lua", "lua")),
         ("lua", "calls_task.json", calls_corpus("lua", "lua")),
     ]
 }

@@ -1,9 +1,11 @@
 //! Lua samples end to end: MultiPL-E `lua` tasks with hand-written solutions
 //! (tests/fixtures/multipl-e/lua*.jsonl), their asserts judged on the host or, for a test of
 //! another shape, by our luaunit stand-in; wrong answers and errors; the hostile corpus
-//! (tests/hostile/lua).
+//! (tests/hostile/lua), its `as_*` programs against a luaunit case judged in the guest.
 
-use crate::hostile::{calls_corpus, check_corpus, check_corpus_against, run_time_corpus};
+use crate::hostile::{
+    assertion_corpus, calls_corpus, check_corpus, check_corpus_against, run_time_corpus,
+};
 use crate::support::{repo, results, run};
 use serde_json::json;
 
@@ -127,4 +129,30 @@ fn a_whole_lua_program_reads_stdin_and_writes_its_scratch_folder() {
 fn every_hostile_lua_program_gets_its_expected_verdict() {
     check_corpus("lua", &run_time_corpus("lua", "lua"), 10);
     check_corpus_against("lua", "calls_task.json", &calls_corpus("lua", "lua"), 5);
+    check_corpus_against(
+        "lua",
+        "assertion_task.json",
+        &assertion_corpus("lua", "lua"),
+        7,
+    );
+}
+
+#[test]
+fn rebinding_ipairs_does_not_skip_a_guest_judged_loop_issue_32() {
+    // HumanEval_55_fib's test checks fib(1..5) in an `ipairs` loop after five literal asserts; a
+    // candidate that knows the five answers and empties `ipairs` used to pass.
+    let tasks = repo().join("tests/fixtures/multipl-e/lua.jsonl");
+    let work = tempfile::tempdir().unwrap();
+    let samples = work.path().join("samples.jsonl");
+    let forging = "    local known = {[10] = 55, [1] = 1, [8] = 21, [11] = 89, [12] = 144}\n    return known[n] or 0\nend\nipairs = function() return function() end end\nmath.abs = function() return 0 end\n";
+    let record = json!({"task_id": "HumanEval_55_fib", "completion": forging});
+    std::fs::write(&samples, format!("{record}\n")).unwrap();
+    let out = work.path().join("out");
+    run(&tasks, &samples, &out, &[]);
+    let result = &results(&out)[0];
+    assert_eq!(result["verdict"], "wrong_answer", "{result}");
+    assert_eq!(
+        result["message"],
+        "tests: test_humaneval failed: program.lua:23: expected: 1, actual: 0"
+    );
 }

@@ -1,7 +1,10 @@
 //! Ruby samples end to end: MultiPL-E `rb` tasks with hand-written solutions
-//! (tests/fixtures/multipl-e/rb*.jsonl), wrong answers, and the hostile corpus (tests/hostile/ruby).
+//! (tests/fixtures/multipl-e/rb*.jsonl), wrong answers, and the hostile corpus (tests/hostile/ruby),
+//! its `as_*` programs against a test-unit case judged in the guest.
 
-use crate::hostile::{calls_corpus, check_corpus, check_corpus_against, run_time_corpus};
+use crate::hostile::{
+    assertion_corpus, calls_corpus, check_corpus, check_corpus_against, run_time_corpus,
+};
 use crate::support::{repo, results, run};
 use serde_json::json;
 
@@ -84,5 +87,11 @@ fn wrong_answers_errors_and_exits_fail_each_case_on_its_own() {
 #[test]
 fn every_hostile_ruby_program_gets_its_expected_verdict() {
     check_corpus("ruby", &run_time_corpus("ruby", "rb"), 14);
-    check_corpus_against("ruby", "calls_task.json", &calls_corpus("ruby", "rb"), 5);
+    check_corpus_against("ruby", "calls_task.json", &calls_corpus("ruby", "rb"), 6);
+    check_corpus_against(
+        "ruby",
+        "assertion_task.json",
+        &assertion_corpus("ruby", "rb"),
+        12,
+    );
 }

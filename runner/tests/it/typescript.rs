@@ -117,3 +117,15 @@ fn regression_deeply_nested_typescript_is_a_compile_error_not_a_dead_host() {
         );
     }
 }
+
+#[test]
+fn no_typescript_program_passes_guest_judged_assertions_by_rewriting_the_tests_built_ins() {
+    // Issue 32: a `namespace Math` the stripper turns into `Math.abs = ...`, against test code
+    // that checks a tolerance with `Math.abs`; the test code runs in a realm of its own.
+    check_corpus_against(
+        "ts",
+        "assertion_task.json",
+        &crate::hostile::assertion_corpus("ts", "ts"),
+        2,
+    );
+}
