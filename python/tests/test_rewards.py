@@ -97,10 +97,14 @@ def test_regression_32_threads_in_a_fresh_process_all_score():
         "```python\ndef add(a, b):\n    return '\ud800'\n```",
         "```python\ndef add(a, b):\n    return a\x00 + b\n```",
         "\ud800\udfff\ud800",
-        "```python\n" + "# " + "x" * (10 << 20) + "\ndef add(a, b):\n    return a - b\n```",
     ],
-    ids=["lone-surrogate", "nul", "only-surrogates", "ten-megabytes"],
+    ids=["lone-surrogate", "nul", "only-surrogates"],
 )
 def test_regression_any_str_answer_scores_zero_instead_of_raising(answer):
     # Issue 32: a lone surrogate raised UnicodeEncodeError.
     assert rewards.compute_score("humaneval", answer, TASK) == 0.0
+
+
+def test_a_ten_megabyte_answer_is_judged_like_any_other():
+    answer = "```python\n# " + "x" * (10 << 20) + "\ndef add(a, b):\n    return a + b\n```"
+    assert rewards.compute_score("humaneval", answer, TASK) == 1.0
