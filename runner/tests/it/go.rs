@@ -245,3 +245,54 @@ fn humaneval_x_go_references_pass_and_wrong_solutions_fail() {
         }
     }
 }
+
+#[test]
+fn regression_issue_32_a_failed_test_stays_failed_whatever_the_candidate_clears() {
+    // Two Test functions that report with t.Errorf (not fatal): the failures were recorded in a
+    // package variable that the candidate, in the same package, could clear when the second test
+    // called it, wasmeval's end-of-tests function was callable from an init, and `t.Fail()` set
+    // `failed = true` with whatever `true` the candidate declared. Now main counts the failures in
+    // its own variable and writes the line itself, and Go's `true` is checked to be Go's.
+    let task = json!({"id": "go-errorf", "language": "go", "entry_point": "Add",
+        "prompt": "Write `func Add(a, b int) int`.\n",
+        "tests": [{"kind": "assertions", "setup": "package main\n\nimport \"testing\"\n",
+            "cases": [{"name": "two_tests", "code": "func TestAdd(t *testing.T) {\n    if Add(1, 2) != 3 {\n        t.Errorf(\"Add(1, 2) != 3\")\n    }\n}\n\nfunc TestAddAgain(t *testing.T) {\n    if Add(2, 2) != 4 {\n        t.Errorf(\"Add(2, 2) != 4\")\n    }\n}\n"}]}]});
+    let work = tempfile::tempdir().unwrap();
+    let tasks = work.path().join("tasks.jsonl");
+    std::fs::write(&tasks, format!("{task}\n")).unwrap();
+    let wrong_first = "package main\n\nvar calls int\n\nfunc Add(a, b int) int {\n\tcalls++\n\tif calls == 1 {\n\t\treturn 0\n\t}\n\treturn a + b\n}\n";
+    let clears = wrong_first.replace("\tcalls++\n", "\tcalls++\n\t__wasmeval_failed = false\n");
+    let init_ends = "package main\n\nimport \"os\"\n\nfunc init() {\n\t__wasmeval_end_of_tests()\n\tos.Exit(0)\n}\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n";
+    // `true` redeclared as false: the stand-ins recorded a failure with `t.failed = true`.
+    let shadows_true =
+        wrong_first.replace("var calls int\n", "var calls int\n\nconst true = false\n");
+    let samples: Vec<serde_json::Value> = [
+        (
+            "honest",
+            "package main\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n",
+        ),
+        ("wrong_first", wrong_first),
+        ("clears", clears.as_str()),
+        ("init_ends", init_ends),
+        ("shadows_true", shadows_true.as_str()),
+    ]
+    .iter()
+    .map(|(model, source)| json!({"task_id": "go-errorf", "solution": source, "model": model}))
+    .collect();
+    let results = run_samples(&tasks, &samples);
+    let verdicts: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| (r["model"].as_str().unwrap(), r["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("honest", "passed"),
+            ("wrong_first", "wrong_answer"),
+            ("clears", "compile_error"),
+            ("init_ends", "compile_error"),
+            ("shadows_true", "compile_error"),
+        ],
+        "{results:?}"
+    );
+}

