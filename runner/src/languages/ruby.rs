@@ -151,14 +151,7 @@ impl RubyRuntime {
 /// their sources alone (no program: nothing of a sample's takes part), for
 /// [`RubyRuntime::harness`].
 fn compile_harness(sandbox: &Sandbox, runtime: &RubyRuntime) -> anyhow::Result<(Vec<u8>, Vec<u8>)> {
-    let limits = crate::sandbox::Limits {
-        fuel: 5_000_000_000,
-        memory: 512 << 20,
-        timeout: std::time::Duration::from_secs(120),
-        output: 64 << 20,
-        disk: 0,
-        fuel_from_time_limit: false,
-    };
+    let limits = crate::sandbox::HARNESS_COMPILATION;
     let job = temp_folder(Folder::Job)?;
     std::fs::write(job.path().join("harness.rb"), HARNESS)?;
     std::fs::create_dir_all(job.path().join("lib/test"))?;

@@ -68,6 +68,17 @@ pub struct Limits {
     pub fuel_from_time_limit: bool,
 }
 
+/// The limits of compiling a guest's harness in the guest itself (Python's to bytecode, Ruby's
+/// to instruction sequences), once per process: our own trusted code, with room to spare.
+pub const HARNESS_COMPILATION: Limits = Limits {
+    fuel: 5_000_000_000,
+    memory: 512 << 20,
+    timeout: Duration::from_secs(120),
+    output: 64 << 20,
+    disk: 0,
+    fuel_from_time_limit: false,
+};
+
 /// Fuel a Python program burns in the sandbox per second it takes under the host's CPython:
 /// the largest rate of `bench/fuel_rate.py`'s CPU-bound programs (median 4.1e10; bench/README.md),
 /// so that a program a reference harness finishes within its time limit fits the budget.

@@ -188,25 +188,13 @@ fn regression_issue_32_a_test_names_the_tasks_values_not_the_candidates() {
             "#[allow(non_upper_case_globals)]\nconst None: Option<i64> = Some(5);\nfn f(_x: i64) -> Option<i64> { Some(5) }\n",
         ),
     ];
-    let work = tempfile::tempdir().unwrap();
-    let tasks: String = tasks.iter().map(|t| format!("{t}\n")).collect();
-    let samples: String = samples
+    let samples: Vec<serde_json::Value> = samples
         .iter()
         .map(|(task, model, solution)| {
-            let sample = serde_json::json!({"task_id": task, "model": model, "solution": solution});
-            format!("{sample}\n")
+            serde_json::json!({"task_id": task, "model": model, "solution": solution})
         })
         .collect();
-    std::fs::write(work.path().join("tasks.jsonl"), tasks).unwrap();
-    std::fs::write(work.path().join("samples.jsonl"), samples).unwrap();
-    let out = work.path().join("out");
-    run(
-        &work.path().join("tasks.jsonl"),
-        &work.path().join("samples.jsonl"),
-        &out,
-        &["--jobs", "2"],
-    );
-    let results = results(&out);
+    let results = crate::support::run_records(&tasks, &samples);
     let verdicts: Vec<(&str, &str)> = results
         .iter()
         .map(|r| (r["model"].as_str().unwrap(), r["verdict"].as_str().unwrap()))

@@ -2,7 +2,7 @@
 //! and scientific images (`languages/python/preloaded.rs`), how a whole program ends (core's
 //! `RUN_IN_TMP`), and which names the tests' judge takes from the candidate.
 
-use crate::support::{fixture_results, results, run};
+use crate::support::fixture_results;
 use serde_json::{json, Value};
 
 /// Asserts that `result` is a runtime error whose `key` (`message`, `stderr`) says `needle`.
@@ -66,18 +66,7 @@ fn under_a_memory_limit_below_the_scientific_image_samples_start_from_the_standa
 /// Runs `samples` (`task_id`, `completion` or `solution`, `model`) against `tasks` (JSON records)
 /// and returns each model's verdict and message.
 fn verdicts_of(tasks: &[Value], samples: &[Value]) -> Vec<(String, String, String)> {
-    let work = tempfile::tempdir().unwrap();
-    let lines = |values: &[Value]| values.iter().map(|v| format!("{v}\n")).collect::<String>();
-    std::fs::write(work.path().join("tasks.jsonl"), lines(tasks)).unwrap();
-    std::fs::write(work.path().join("samples.jsonl"), lines(samples)).unwrap();
-    let out = work.path().join("out");
-    run(
-        &work.path().join("tasks.jsonl"),
-        &work.path().join("samples.jsonl"),
-        &out,
-        &["--jobs", "2"],
-    );
-    results(&out)
+    crate::support::run_records(tasks, samples)
         .iter()
         .map(|r| {
             let text = |key: &str| r[key].as_str().unwrap_or_default().to_owned();

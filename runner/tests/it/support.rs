@@ -82,6 +82,22 @@ pub fn results(out: &Path) -> Vec<Value> {
     read_jsonl(&out.join("results.jsonl"))
 }
 
+/// The results of `wasmeval run --jobs 2` of `samples` against `tasks` (JSON records written as
+/// the two JSON Lines files), in sample order.
+pub fn run_records(tasks: &[Value], samples: &[Value]) -> Vec<Value> {
+    let work = tempfile::tempdir().expect("a temporary folder");
+    let lines = |values: &[Value]| values.iter().map(|v| format!("{v}\n")).collect::<String>();
+    let (tasks_path, samples_path) = (
+        work.path().join("tasks.jsonl"),
+        work.path().join("samples.jsonl"),
+    );
+    std::fs::write(&tasks_path, lines(tasks)).expect("the tasks file");
+    std::fs::write(&samples_path, lines(samples)).expect("the samples file");
+    let out = work.path().join("out");
+    run(&tasks_path, &samples_path, &out, &["--jobs", "2"]);
+    results(&out)
+}
+
 /// The results of `wasmeval run` on the fixture `name` with `extra` arguments, in sample order
 /// (the run's folder is removed).
 pub fn fixture_results(name: &str, extra: &[&str]) -> Vec<Value> {

@@ -261,14 +261,7 @@ pub fn module_for_site(dir: &Path, cache_dir: &Path, preload: Preload) -> anyhow
 /// Compiles the harness to bytecode in the interpreter itself, once per process, and returns it as
 /// `marshal` bytes (core's `python::compile_job` says why).
 fn compile_harness(sandbox: &Sandbox, runtime: &PythonRuntime) -> anyhow::Result<Vec<u8>> {
-    let limits = crate::sandbox::Limits {
-        fuel: 5_000_000_000,
-        memory: 512 << 20,
-        timeout: std::time::Duration::from_secs(120),
-        output: 64 << 20,
-        disk: 0,
-        fuel_from_time_limit: false,
-    };
+    let limits = crate::sandbox::HARNESS_COMPILATION;
     let program = runtime.program(
         &wasmeval_core::evaluation::python::compile_job(),
         limits.memory,
