@@ -85,25 +85,47 @@ fn compare_tokens(
     }
 }
 
-/// Compares a `calls` case's return value, as the guest reported it, with the expected value:
-/// numbers by value (an integer equals the same float, floats within `tolerance`), everything else
-/// structurally; tagged objects (`{"$tuple": ..}`) compare like any object, so a tuple never equals
-/// a list. `Err` says where the first difference is (`[2].name: expected 3, got 4`).
+/// Whose `==` a `calls` case means: the test's own operator in the test's language, so that a
+/// host-side comparison says what the test would have said (docs/formats.md, "equal").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Equality {
+    /// Python's `==`: numbers by value across `int`, `float` and `bool` (`0 == False`,
+    /// `1 == 1.0`), NaN equal to nothing, a tuple never equal to a list. Also C and C++'s `==`
+    /// (a `bool` converts to 0 or 1; a float is promoted, which `calls.hpp` reports exactly) and
+    /// Rust's and Go's, whose types make every other mix a compile error.
+    Python,
+    /// Ruby's `==` and Lua's: numbers by value (`1 == 1.0`), but `true` is no number, and NaN is
+    /// equal to nothing.
+    NumbersOnly,
+    /// node's `assert.deepStrictEqual` and `strictEqual` (`Object.is` on primitives): no
+    /// conversions, NaN equal to NaN, `-0` not equal to `0`.
+    JavaScriptStrict,
+    /// node's `assert.deepEqual` and `equal` (`==` on primitives): `22 == "22"`, `1 == true`,
+    /// NaN equal to NaN.
+    JavaScriptLoose,
+}
+
+/// Compares a `calls` case's return value, as the guest reported it, with the expected value, by
+/// `equality`: numbers by value (an integer equals the same float; floats within `tolerance`;
+/// integers beyond 64 bits, `{"$int": "<digits>"}`, exactly), everything else structurally; tagged
+/// objects (`{"$tuple": ..}`) compare like any object, so a tuple never equals a list. `Err` says
+/// where the first difference is (`[2].name: expected 3, got 4`).
 pub fn compare_values(
-    expected: &serde_json::Value,
-    actual: &serde_json::Value,
+    expected: &Value,
+    actual: &Value,
     tolerance: f64,
+    equality: Equality,
 ) -> Result<(), String> {
-    compare_values_at(expected, actual, tolerance, &mut String::new())
+    compare_values_at(expected, actual, tolerance, equality, &mut String::new())
 }
 
 fn compare_values_at(
-    expected: &serde_json::Value,
-    actual: &serde_json::Value,
+    expected: &Value,
+    actual: &Value,
     tolerance: f64,
+    equality: Equality,
     path: &mut String,
 ) -> Result<(), String> {
-    use serde_json::Value;
     let differ = |path: &str| {
         // Compact JSON, shortened like other excerpts.
         let shown = |v: &Value| {
@@ -125,34 +147,10 @@ fn compare_values_at(
             shown(actual)
         ))
     };
+    if let Some(same) = scalars_equal(expected, actual, tolerance, equality) {
+        return if same { Ok(()) } else { differ(path) };
+    }
     match (expected, actual) {
-        (Value::Number(e), Value::Number(a)) => {
-            let int = |n: &serde_json::Number| {
-                n.as_i64()
-                    .map(i128::from)
-                    .or_else(|| n.as_u64().map(i128::from))
-            };
-            let (ef, af) = (
-                e.as_f64().unwrap_or(f64::NAN),
-                a.as_f64().unwrap_or(f64::NAN),
-            );
-            let same = match (int(e), int(a)) {
-                (Some(e), Some(a)) => e == a || (e - a).unsigned_abs() as f64 <= tolerance,
-                // An integer and a float are equal exactly when their values are, as Python's
-                // `==` says (2.3416728348467684e16 is not 23416728348467685, though converting
-                // the integer to a float would make them so); a tolerance compares as floats.
-                (Some(i), None) | (None, Some(i)) if tolerance == 0.0 => {
-                    let f = if int(e).is_some() { af } else { ef };
-                    f.fract() == 0.0 && f.abs() < 1.7e38 && f as i128 == i
-                }
-                _ => ef == af || (ef - af).abs() <= tolerance,
-            };
-            if same {
-                Ok(())
-            } else {
-                differ(path)
-            }
-        }
         (Value::Array(e), Value::Array(a)) => {
             if e.len() != a.len() {
                 return differ(path);
@@ -160,7 +158,7 @@ fn compare_values_at(
             for (i, (e, a)) in e.iter().zip(a).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                compare_values_at(e, a, tolerance, path)?;
+                compare_values_at(e, a, tolerance, equality, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -172,13 +170,201 @@ fn compare_values_at(
             for (key, e) in e {
                 let len = path.len();
                 path.push_str(&format!(".{key}"));
-                compare_values_at(e, &a[key], tolerance, path)?;
+                compare_values_at(e, &a[key], tolerance, equality, path)?;
                 path.truncate(len);
             }
             Ok(())
         }
         (e, a) if e == a => Ok(()),
         _ => differ(path),
+    }
+}
+
+/// A number as the comparison sees it.
+#[derive(Debug, Clone, PartialEq)]
+enum Number {
+    Int(i128),
+    /// An integer beyond `i128`, as its canonical decimal digits (`-` and no leading zeros).
+    Big(String),
+    Float(f64),
+}
+
+impl Number {
+    /// A JSON number, a `{"$int": "<digits>"}` or a `{"$float": "nan" | "inf" | "-inf"}`.
+    fn of(value: &Value) -> Option<Number> {
+        match value {
+            Value::Number(n) => Some(
+                n.as_i64()
+                    .map(|i| Number::Int(i.into()))
+                    .or_else(|| n.as_u64().map(|u| Number::Int(u.into())))
+                    .unwrap_or_else(|| Number::Float(n.as_f64().unwrap_or(f64::NAN))),
+            ),
+            Value::Object(fields) if fields.len() == 1 => match fields.iter().next()? {
+                (tag, Value::String(digits)) if tag == "$int" => Number::of_digits(digits),
+                (tag, Value::String(name)) if tag == "$float" => match name.as_str() {
+                    "nan" => Some(Number::Float(f64::NAN)),
+                    "inf" => Some(Number::Float(f64::INFINITY)),
+                    "-inf" => Some(Number::Float(f64::NEG_INFINITY)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// An integer written in decimal digits, with an optional sign.
+    fn of_digits(text: &str) -> Option<Number> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text.strip_prefix('+').unwrap_or(text)),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if let Ok(n) = text.parse::<i128>() {
+            return Some(Number::Int(n));
+        }
+        let digits = digits.trim_start_matches('0');
+        Some(Number::Big(format!(
+            "{}{digits}",
+            if negative { "-" } else { "" }
+        )))
+    }
+
+    fn as_f64(&self) -> f64 {
+        match self {
+            Number::Int(i) => *i as f64,
+            Number::Big(digits) => digits.parse().unwrap_or(f64::NAN),
+            Number::Float(f) => *f,
+        }
+    }
+
+    /// A float's exact value as an integer, when it has one (every finite integral `f64` does).
+    fn integral(f: f64) -> Option<Number> {
+        (f.is_finite() && f.fract() == 0.0).then(|| {
+            // Rust writes a float's exact decimal expansion at any precision.
+            Number::of_digits(&format!("{f:.0}")).unwrap_or(Number::Float(f))
+        })
+    }
+}
+
+/// JavaScript's `ToNumber` of a string, as `==` applies it: surrounding whitespace ignored, the
+/// empty string 0, decimal, `0x`/`0o`/`0b` integers and `Infinity`; anything else NaN.
+fn javascript_number(text: &str) -> f64 {
+    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if text.is_empty() {
+        return 0.0;
+    }
+    let radix = |prefix: [&str; 2], radix: u32| {
+        let digits = text
+            .strip_prefix(prefix[0])
+            .or_else(|| text.strip_prefix(prefix[1]))?;
+        u128::from_str_radix(digits, radix).ok().map(|n| n as f64)
+    };
+    if let Some(n) = radix(["0x", "0X"], 16)
+        .or_else(|| radix(["0o", "0O"], 8))
+        .or_else(|| radix(["0b", "0B"], 2))
+    {
+        return n;
+    }
+    let unsigned = text.trim_start_matches(['+', '-']);
+    if unsigned == "Infinity" && text.len() - unsigned.len() <= 1 {
+        return if text.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+    }
+    // Rust also reads "inf", "nan" and "1_0"; JavaScript reads none of them.
+    let decimal = text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+    match text.parse::<f64>() {
+        Ok(n) if decimal && unsigned != "." => n,
+        _ => f64::NAN,
+    }
+}
+
+/// Whether two scalars are equal under `equality`, or `None` when either is a container (or
+/// a kind the rule does not convert), which compares structurally.
+fn scalars_equal(
+    expected: &Value,
+    actual: &Value,
+    tolerance: f64,
+    equality: Equality,
+) -> Option<bool> {
+    use Equality::*;
+    let operand = |value: &Value, other: &Value| -> Option<Number> {
+        if let Some(number) = Number::of(value) {
+            return Some(number);
+        }
+        let other_is_number = Number::of(other).is_some();
+        match (value, equality) {
+            (Value::Bool(b), Python) if other_is_number => Some(Number::Int((*b).into())),
+            (Value::Bool(b), JavaScriptLoose)
+                if other_is_number || matches!(other, Value::String(_)) =>
+            {
+                Some(Number::Int((*b).into()))
+            }
+            (Value::String(s), JavaScriptLoose)
+                if other_is_number || matches!(other, Value::Bool(_)) =>
+            {
+                Some(Number::Float(javascript_number(s)))
+            }
+            _ => None,
+        }
+    };
+    let (Some(e), Some(a)) = (operand(expected, actual), operand(actual, expected)) else {
+        // Two containers, or a scalar no rule converts (compared as JSON, so a string never
+        // equals a number, nor `true` a number, unless the rule above said so).
+        return match (expected, actual) {
+            (Value::Array(_) | Value::Object(_), _) | (_, Value::Array(_) | Value::Object(_))
+                if !(is_number_tag(expected) || is_number_tag(actual)) =>
+            {
+                None
+            }
+            _ => Some(expected == actual),
+        };
+    };
+    Some(numbers_equal(&e, &a, tolerance, equality))
+}
+
+fn is_number_tag(value: &Value) -> bool {
+    matches!(value, Value::Object(_)) && Number::of(value).is_some()
+}
+
+fn numbers_equal(e: &Number, a: &Number, tolerance: f64, equality: Equality) -> bool {
+    use Number::*;
+    let javascript = matches!(
+        equality,
+        Equality::JavaScriptStrict | Equality::JavaScriptLoose
+    );
+    let (ef, af) = (e.as_f64(), a.as_f64());
+    if ef.is_nan() || af.is_nan() {
+        // NaN equals nothing in Python, Ruby, Lua and C; node's deep equalities say NaN is NaN.
+        return javascript && ef.is_nan() && af.is_nan();
+    }
+    if equality == Equality::JavaScriptStrict
+        && ef == 0.0
+        && af == 0.0
+        && ef.is_sign_negative() != af.is_sign_negative()
+    {
+        return false; // Object.is(-0, 0) is false
+    }
+    if tolerance > 0.0 {
+        if let (Int(e), Int(a)) = (e, a) {
+            return e == a || (e - a).unsigned_abs() as f64 <= tolerance;
+        }
+        return ef == af || (ef - af).abs() <= tolerance;
+    }
+    match (e, a) {
+        (Float(e), Float(a)) => e == a,
+        // An integer and a float are equal exactly when their values are, as Python's `==`
+        // says (2.3416728348467684e16 is not 23416728348467685, though converting the integer
+        // to a float would make them so).
+        (Float(f), int) | (int, Float(f)) => Number::integral(*f).as_ref() == Some(int),
+        (e, a) => e == a,
     }
 }
 
@@ -266,27 +452,34 @@ pub fn canonical(value: &Value) -> Value {
     }
 }
 
-/// A total order on JSON values for sorting sets and dict keys: by kind (null, booleans, numbers,
-/// strings, arrays, objects), numbers by value (so `1` and `1.0` sort alike, and floats within a
-/// tolerance sort next to each other), strings, arrays and objects (by sorted keys) item by item.
+/// A total order on JSON values for sorting sets and dict keys: by kind (null, numbers and
+/// booleans, strings, arrays, objects), numbers by value with `false` and `true` as 0 and 1 (so
+/// `1`, `1.0` and `True` sort alike, as a Python set holds them, and floats within a tolerance sort
+/// next to each other), strings, arrays and objects (by sorted keys) item by item.
 fn order(a: &Value, b: &Value) -> Ordering {
+    let numeric = |v: &Value| match v {
+        Value::Bool(b) => Some(Number::Int((*b).into())),
+        other => Number::of(other),
+    };
     let rank = |v: &Value| match v {
         Value::Null => 0,
-        Value::Bool(_) => 1,
-        Value::Number(_) => 2,
+        Value::Bool(_) | Value::Number(_) => 1,
+        _ if numeric(v).is_some() => 1,
         Value::String(_) => 3,
         Value::Array(_) => 4,
         Value::Object(_) => 5,
     };
+    if let (Some(x), Some(y)) = (numeric(a), numeric(b)) {
+        let by_value = match (&x, &y) {
+            (Number::Int(x), Number::Int(y)) => x.cmp(y),
+            _ => x.as_f64().total_cmp(&y.as_f64()),
+        };
+        // Equal values: a boolean first, then by the JSON text, so that the order is total.
+        return by_value
+            .then_with(|| matches!(b, Value::Bool(_)).cmp(&matches!(a, Value::Bool(_))))
+            .then_with(|| a.to_string().cmp(&b.to_string()));
+    }
     match (a, b) {
-        (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
-        (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
-            (Some(a), Some(b)) => a.cmp(&b),
-            _ => {
-                let (a, b) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
-                a.total_cmp(&b)
-            }
-        },
         (Value::String(a), Value::String(b)) => a.cmp(b),
         (Value::Array(a), Value::Array(b)) => a
             .iter()
@@ -309,7 +502,16 @@ fn order(a: &Value, b: &Value) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use OutputComparison::*;
+
+    fn cv(expected: &Value, actual: &Value, tolerance: f64) -> Result<(), String> {
+        compare_values(expected, actual, tolerance, Equality::Python)
+    }
+
+    fn equal(expected: Value, actual: Value, equality: Equality) -> bool {
+        compare_values(&canonical(&expected), &canonical(&actual), 0.0, equality).is_ok()
+    }
 
     #[test]
     fn exact_ignores_one_trailing_newline_only() {
@@ -368,49 +570,140 @@ mod tests {
 
     #[test]
     fn values_compare_by_structure_and_numbers_by_value() {
-        use serde_json::json;
+        assert_eq!(cv(&json!([1, 2.0]), &json!([1.0, 2]), 0.0), Ok(()));
         assert_eq!(
-            compare_values(&json!([1, 2.0]), &json!([1.0, 2]), 0.0),
-            Ok(())
-        );
-        assert_eq!(
-            compare_values(&json!({"$tuple": [1, 2]}), &json!([1, 2]), 0.0),
+            cv(&json!({"$tuple": [1, 2]}), &json!([1, 2]), 0.0),
             Err("expected {\"$tuple\":[1,2]}, got [1,2]".into())
         );
         assert_eq!(
-            compare_values(
+            cv(
                 &json!([{"a": 1}, {"a": 2}]),
                 &json!([{"a": 1}, {"a": 3}]),
                 0.0
             ),
             Err("[1].a: expected 2, got 3".into())
         );
-        assert!(compare_values(&json!(0.1), &json!(0.10000001), 0.0).is_err());
-        assert_eq!(
-            compare_values(&json!(0.1), &json!(0.10000001), 1e-6),
-            Ok(())
-        );
-        assert!(compare_values(&json!(true), &json!(1), 0.0).is_err());
+        assert!(cv(&json!(0.1), &json!(0.10000001), 0.0).is_err());
+        assert_eq!(cv(&json!(0.1), &json!(0.10000001), 1e-6), Ok(()));
+        // Python: `True == 1`, but `True != 2`.
+        assert!(cv(&json!(true), &json!(1), 0.0).is_ok());
+        assert!(cv(&json!(true), &json!(2), 0.0).is_err());
         // An integer equals a float only when their values are equal, as in Python.
-        assert!(compare_values(
+        assert!(cv(
             &json!(23416728348467685i64),
             &json!(2.3416728348467684e16),
             0.0
         )
         .is_err());
-        assert!(compare_values(&json!(4), &json!(4.0), 0.0).is_ok());
-        assert!(compare_values(&json!(4.5), &json!(4), 0.0).is_err());
-        assert!(compare_values(
+        assert!(cv(&json!(4), &json!(4.0), 0.0).is_ok());
+        assert!(cv(&json!(4.5), &json!(4), 0.0).is_err());
+        assert!(cv(
             &json!(23416728348467685i64),
             &json!(2.3416728348467684e16),
             1e-6
         )
         .is_ok());
-        assert!(compare_values(&json!(null), &json!("None"), 0.0).is_err());
-        assert_eq!(
-            compare_values(&json!(u64::MAX), &json!(u64::MAX), 0.0),
-            Ok(())
-        );
+        assert!(cv(&json!(null), &json!("None"), 0.0).is_err());
+        assert_eq!(cv(&json!(u64::MAX), &json!(u64::MAX), 0.0), Ok(()));
+    }
+
+    #[test]
+    fn each_language_has_its_own_equality() {
+        use Equality::*;
+        // Python: `0 == False`, `1 == 1.0 == True`, but `"1" != 1` and `[1] != (1,)`.
+        for (e, a) in [
+            (json!(0), json!(false)),
+            (json!(false), json!(0)),
+            (json!(1.0), json!(true)),
+            (json!([0, 1]), json!([false, true])),
+            (json!({"$set": [false, 2]}), json!({"$set": [2, 0]})),
+        ] {
+            assert!(equal(e.clone(), a.clone(), Python), "{e} == {a}");
+            assert!(
+                !equal(e.clone(), a.clone(), NumbersOnly),
+                "{e} != {a} in Ruby"
+            );
+        }
+        assert!(equal(json!(0.0), json!(-0.0), Python));
+        assert!(equal(json!(1), json!(1.0), NumbersOnly));
+        for (e, a) in [
+            (json!(2), json!(true)),
+            (json!("1"), json!(1)),
+            (json!([1]), json!({"$tuple": [1]})),
+            (json!({"$float": "nan"}), json!({"$float": "nan"})),
+        ] {
+            assert!(!equal(e.clone(), a.clone(), Python), "{e} != {a}");
+        }
+        // node: deepStrictEqual converts nothing, says NaN is NaN and -0 is not 0.
+        assert!(equal(
+            json!({"$float": "nan"}),
+            json!({"$float": "nan"}),
+            JavaScriptStrict
+        ));
+        assert!(!equal(json!(0), json!(-0.0), JavaScriptStrict));
+        assert!(!equal(json!(22), json!("22"), JavaScriptStrict));
+        assert!(!equal(json!(1), json!(true), JavaScriptStrict));
+        // deepEqual is `==` on primitives, item by item.
+        for (e, a) in [
+            (json!(22), json!("22")),
+            (json!([1, 2]), json!(["1", " 2 "])),
+            (json!(1), json!(true)),
+            (json!("1"), json!(true)),
+            (json!(0), json!("")),
+            (json!(0), json!(-0.0)),
+            (json!(255), json!("0xff")),
+        ] {
+            assert!(equal(e.clone(), a.clone(), JavaScriptLoose), "{e} == {a}");
+        }
+        for (e, a) in [
+            (json!(null), json!(0)),
+            (json!("1.0"), json!("1")),
+            (json!(1), json!("1_0")),
+            (json!(1), json!("inf")),
+            (json!([1]), json!("1")),
+        ] {
+            assert!(!equal(e.clone(), a.clone(), JavaScriptLoose), "{e} != {a}");
+        }
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_compare_exactly() {
+        let big = |digits: &str| json!({ "$int": digits });
+        let two_65 = "36893488147419103232";
+        assert!(equal(big(two_65), big(two_65), Equality::Python));
+        assert!(!equal(
+            big(two_65),
+            big("36893488147419103233"),
+            Equality::Python
+        ));
+        // The float 2**65 is exactly that integer; its neighbours are not.
+        assert!(equal(
+            big(two_65),
+            json!(3.6893488147419103e19),
+            Equality::Python
+        ));
+        assert!(!equal(
+            big("36893488147419103233"),
+            json!(3.6893488147419103e19),
+            Equality::Python
+        ));
+        // A small value written as a tag is still that number.
+        assert!(equal(big("-5"), json!(-5), Equality::Python));
+        assert!(equal(big("+007"), json!(7.0), Equality::Python));
+        let beyond_i128 = format!("1{}", "0".repeat(45));
+        // 1e45 as a float is 999999999999999929757289024535551219930759168, not 10**45.
+        assert!(!equal(big(&beyond_i128), json!(1e45), Equality::Python));
+        assert!(equal(
+            big("999999999999999929757289024535551219930759168"),
+            json!(1e45),
+            Equality::Python
+        ));
+        assert!(!equal(
+            big(&beyond_i128),
+            big(&format!("{beyond_i128}1")),
+            Equality::Python
+        ));
+        assert!(cv(&big(two_65), &big("36893488147419103233"), 2.0).is_ok());
     }
 
     #[test]

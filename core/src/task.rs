@@ -462,9 +462,13 @@ pub struct CallCase {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CallCheck {
-    /// Equal to the expected value.
+    /// Equal to the expected value, as the language's strict `==` says (node's
+    /// `deepStrictEqual`).
     #[default]
     Equals,
+    /// Equal as the language's loose equality says: node's `assert.deepEqual` (`22 == "22"`);
+    /// the same as `equals` in a language without one.
+    LooselyEquals,
     /// True as the task's language judges a condition (Python's `bool()`; `assert f(x)`).
     Truthy,
     /// False as the task's language judges a condition (`assert not f(x)`).
@@ -559,6 +563,9 @@ impl Task {
                     let call = format!("{entry_point}({})", args.join(", "));
                     let text = match c.check {
                         CallCheck::Equals => format!("{call} == {}", c.expected),
+                        CallCheck::LooselyEquals => {
+                            format!("{call} loosely equals {}", c.expected)
+                        }
                         CallCheck::Truthy => format!("{call} is true"),
                         CallCheck::Falsy => format!("{call} is false"),
                     };

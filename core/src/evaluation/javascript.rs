@@ -22,7 +22,7 @@
 //! Judging is [`crate::judging::javascript`]'s.
 
 use super::{Guest, Job, JobFile, OneExecutionPerCase, Preload, RunWithin};
-use crate::judging::calls::Truthiness;
+use crate::judging::calls::Operators;
 use crate::judging::javascript::is_identifier;
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
@@ -120,7 +120,7 @@ pub fn run_case_suites<E>(
             (!is_identifier(name))
                 .then(|| format!("the entry point `{name}` is not a JavaScript identifier"))
         },
-        truthiness: Truthiness::JavaScript,
+        operators: Operators::JavaScript,
     };
     super::run_cases_one_by_one(task, &guest, token, run, log)
 }

@@ -26,7 +26,7 @@
 //! [`crate::judging::javascript`]'s.
 
 use super::{Guest, Job, JobFile, OneExecutionPerCase, Preload, RunWithin};
-use crate::judging::calls::Truthiness;
+use crate::judging::calls::Operators;
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
 use crate::sample::Sample;
@@ -149,7 +149,7 @@ pub fn run_case_suites<E>(
         entry_point_error: |name| {
             (!is_lua_name(name)).then(|| format!("the entry point `{name}` is not a Lua name"))
         },
-        truthiness: Truthiness::Lua,
+        operators: Operators::Lua,
     };
     super::run_cases_one_by_one(task, &guest, token, run, log)
 }

@@ -313,8 +313,8 @@ pub struct OneExecutionPerCase<'a> {
     /// `None` when the guest can call an entry point of this name, else why it cannot (a
     /// harness error for each of its cases).
     pub entry_point_error: fn(&str) -> Option<String>,
-    /// Which returned values count as true where a case expects a truth value.
-    pub truthiness: crate::judging::calls::Truthiness,
+    /// The language whose truthiness and `==` judge a returned value.
+    pub operators: crate::judging::calls::Operators,
 }
 
 /// Runs and judges `task`'s assertion and `calls` suites into `log`, one execution per case
@@ -363,7 +363,7 @@ pub fn run_cases_one_by_one<E>(
                     let args = serde_json::to_string(&case.args).unwrap_or_default();
                     let job = (guest.call)(setup, entry_point, &args);
                     let execution = run(Run::Alone(&job), log)?;
-                    let expected = Expected::of(case, *tolerance, guest.truthiness);
+                    let expected = Expected::of(case, *tolerance, guest.operators);
                     let outcome = judge_call(&execution, token, &expected);
                     record_reported(log, &case.name, &execution, token, outcome);
                 }

@@ -1,25 +1,43 @@
 //! A `calls` case's returned value against what the case requires ([`Expected`]): equal to the
-//! expected value (in [`canonical`] form, floats within the tolerance), or true or false as the
-//! task's language judges a condition. The same for every language that reports values.
+//! expected value (in [`canonical`] form, floats within the tolerance) as the test's own `==`
+//! says in its language, or true or false as that language judges a condition. The same for
+//! every language that reports values.
 
 use super::{short_message, Outcome};
-use crate::compare::{canonical, compare_values};
+use crate::compare::{canonical, compare_values, Equality};
 use crate::results::Verdict;
 use crate::task::{CallCase, CallCheck};
 use serde_json::Value;
 
-/// How a language judges a value as a condition.
+/// The language whose operators a case's check means: how it judges a value as a condition, and
+/// its `==` ([`Equality`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Truthiness {
-    /// Python's `bool()`: empty containers, zero, `""` and `None` are false.
+pub enum Operators {
+    /// Python's `bool()`: empty containers, zero, `""` and `None` are false; `==` as
+    /// [`Equality::Python`]. Also the compiled languages' `calls` drivers, whose `==` agrees with
+    /// Python's on every value they report.
     Python,
     /// JavaScript's: `0`, `NaN`, `""`, `null` and `false` are false; every object (an empty
-    /// array too) is true.
+    /// array too) is true. `==` as node's `deepStrictEqual`, or `deepEqual` for a
+    /// [`CallCheck::LooselyEquals`] case.
     JavaScript,
-    /// Ruby's: only `nil` and `false` are false.
+    /// Ruby's: only `nil` and `false` are false; `==` as [`Equality::NumbersOnly`].
     Ruby,
-    /// Lua's: only `nil` (null) and `false` are false; `0` and `""` are true.
+    /// Lua's: only `nil` (null) and `false` are false; `0` and `""` are true; `==` as
+    /// [`Equality::NumbersOnly`].
     Lua,
+}
+
+impl Operators {
+    /// The `==` a case with `check` means in this language.
+    pub fn equality(self, check: CallCheck) -> Equality {
+        match (self, check) {
+            (Operators::Python, _) => Equality::Python,
+            (Operators::Ruby | Operators::Lua, _) => Equality::NumbersOnly,
+            (Operators::JavaScript, CallCheck::LooselyEquals) => Equality::JavaScriptLoose,
+            (Operators::JavaScript, _) => Equality::JavaScriptStrict,
+        }
+    }
 }
 
 /// What one `calls` case requires of its returned value, kept on the host.
@@ -30,27 +48,27 @@ pub struct Expected {
     /// The case's tolerance, or else the suite's.
     tolerance: f64,
     check: CallCheck,
-    truthiness: Truthiness,
+    operators: Operators,
 }
 
 impl Expected {
-    /// What `case` of a suite with `tolerance` requires, conditions judged by `truthiness`.
-    pub fn of(case: &CallCase, tolerance: f64, truthiness: Truthiness) -> Expected {
+    /// What `case` of a suite with `tolerance` requires, judged by the language's `operators`.
+    pub fn of(case: &CallCase, tolerance: f64, operators: Operators) -> Expected {
         Expected {
             value: canonical(&case.expected),
             tolerance: case.tolerance.unwrap_or(tolerance),
             check: case.check,
-            truthiness,
+            operators,
         }
     }
 
     /// The outcome of `returned`, the value the candidate's function returned.
     pub fn judge(&self, returned: &Value) -> Outcome {
         let condition = |wanted: bool| {
-            let truth = match self.truthiness {
-                Truthiness::Python => python_truthy(returned),
-                Truthiness::JavaScript => javascript_truthy(returned),
-                Truthiness::Ruby | Truthiness::Lua => {
+            let truth = match self.operators {
+                Operators::Python => python_truthy(returned),
+                Operators::JavaScript => javascript_truthy(returned),
+                Operators::Ruby | Operators::Lua => {
                     !matches!(returned, Value::Null | Value::Bool(false))
                 }
             };
@@ -70,8 +88,9 @@ impl Expected {
         match self.check {
             CallCheck::Truthy => condition(true),
             CallCheck::Falsy => condition(false),
-            CallCheck::Equals => {
-                match compare_values(&self.value, &canonical(returned), self.tolerance) {
+            CallCheck::Equals | CallCheck::LooselyEquals => {
+                let equality = self.operators.equality(self.check);
+                match compare_values(&self.value, &canonical(returned), self.tolerance, equality) {
                     Ok(()) => Outcome::passed(),
                     Err(difference) => {
                         Outcome::new(Verdict::WrongAnswer, short_message(&difference))
@@ -123,7 +142,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn expected(check: CallCheck, value: Value, truthiness: Truthiness) -> Expected {
+    fn expected(check: CallCheck, value: Value, operators: Operators) -> Expected {
         let case = CallCase {
             name: "c".into(),
             args: Vec::new(),
@@ -131,7 +150,7 @@ mod tests {
             check,
             tolerance: None,
         };
-        Expected::of(&case, 0.0, truthiness)
+        Expected::of(&case, 0.0, operators)
     }
 
     #[test]
@@ -164,15 +183,15 @@ mod tests {
 
     #[test]
     fn conditions_follow_the_languages_truthiness() {
-        let py = expected(CallCheck::Truthy, Value::Null, Truthiness::Python);
-        let js = expected(CallCheck::Truthy, Value::Null, Truthiness::JavaScript);
+        let py = expected(CallCheck::Truthy, Value::Null, Operators::Python);
+        let js = expected(CallCheck::Truthy, Value::Null, Operators::JavaScript);
         assert_eq!(py.judge(&json!([])).verdict, Verdict::WrongAnswer);
         assert_eq!(js.judge(&json!([])).verdict, Verdict::Passed);
         assert_eq!(
             js.judge(&json!({"$float": "nan"})).verdict,
             Verdict::WrongAnswer
         );
-        let falsy = expected(CallCheck::Falsy, Value::Null, Truthiness::Python);
+        let falsy = expected(CallCheck::Falsy, Value::Null, Operators::Python);
         assert_eq!(falsy.judge(&json!(0)).verdict, Verdict::Passed);
         assert_eq!(falsy.judge(&json!("x")).verdict, Verdict::WrongAnswer);
     }
@@ -186,7 +205,7 @@ mod tests {
             check: CallCheck::Equals,
             tolerance: Some(1e-3),
         };
-        let loose = Expected::of(&case, 0.0, Truthiness::Python);
+        let loose = Expected::of(&case, 0.0, Operators::Python);
         assert_eq!(loose.judge(&json!(1.5004)).verdict, Verdict::Passed);
         let strict = Expected::of(
             &CallCase {
@@ -194,7 +213,7 @@ mod tests {
                 ..case
             },
             0.0,
-            Truthiness::Python,
+            Operators::Python,
         );
         assert_eq!(strict.judge(&json!(1.5004)).verdict, Verdict::WrongAnswer);
     }

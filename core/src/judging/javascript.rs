@@ -168,7 +168,7 @@ mod tests {
             check: crate::task::CallCheck::Equals,
             tolerance: None,
         };
-        let expected = Expected::of(&case, 0.0, super::super::calls::Truthiness::JavaScript);
+        let expected = Expected::of(&case, 0.0, super::super::calls::Operators::JavaScript);
         let judge = |stdout: &str| judge_call(&execution(Exit::Code(0), stdout), &t, &expected);
         assert_eq!(
             judge(&line(r#"value {"$set":[2,1]}"#)).verdict,

@@ -231,7 +231,7 @@ fn string_literal(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judging::calls::Truthiness;
+    use crate::judging::calls::Operators;
     use crate::judging::{Exit, Output};
     use crate::task::{CallCase, CallCheck};
     use std::time::Duration;
@@ -275,7 +275,7 @@ mod tests {
     }
 
     fn expected(value: Value) -> Expected {
-        Expected::of(&case(value, CallCheck::Equals), 0.0, Truthiness::Ruby)
+        Expected::of(&case(value, CallCheck::Equals), 0.0, Operators::Ruby)
     }
 
     fn judged(execution: &Execution, cases: &[(&str, Check<'_>)]) -> Vec<CaseResult> {
@@ -393,7 +393,7 @@ mod tests {
 
     #[test]
     fn ruby_truthiness_only_nil_and_false_are_false() {
-        let truthy = Expected::of(&case(Value::Null, CallCheck::Truthy), 0.0, Truthiness::Ruby);
+        let truthy = Expected::of(&case(Value::Null, CallCheck::Truthy), 0.0, Operators::Ruby);
         assert_eq!(truthy.judge(&serde_json::json!(0)).verdict, Verdict::Passed);
         assert_eq!(
             truthy.judge(&serde_json::json!("")).verdict,

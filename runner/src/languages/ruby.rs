@@ -20,7 +20,7 @@ use crate::sandbox::ruby_abi::RubyScript;
 use crate::sandbox::{cache, temp_folder, Entry, Folder, Invocation, Preopen, Sandbox};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use wasmeval_core::judging::calls::{Expected, Truthiness};
+use wasmeval_core::judging::calls::{Expected, Operators};
 use wasmeval_core::judging::ruby::{judge, literal, Check};
 use wasmeval_core::judging::{CaseLog, Outcome};
 use wasmeval_core::{Sample, Task, TestSuite};
@@ -231,7 +231,7 @@ impl LanguageRoute for RubyRuntime {
                     for case in suite {
                         let args = literal(&serde_json::Value::from(case.args.clone()));
                         evals.push(format!(r##""#{{__wasmeval_call({name}, {args})}}""##));
-                        let expected = Expected::of(case, *tolerance, Truthiness::Ruby);
+                        let expected = Expected::of(case, *tolerance, Operators::Ruby);
                         cases.push(Case::Call(&case.name, expected));
                     }
                 }

@@ -18,7 +18,7 @@ pub mod protocol;
 
 pub use judge::{judge, Judged};
 
-use crate::judging::calls::{Expected, Truthiness};
+use crate::judging::calls::{Expected, Operators};
 use crate::task::{AssertionCase, Task, TestSuite};
 use std::ops::Range;
 
@@ -137,7 +137,7 @@ impl Layout {
                         layout.expected.push(Some(Expected::of(
                             case,
                             *tolerance,
-                            Truthiness::Python,
+                            Operators::Python,
                         )));
                     }
                     Group::Plain(start..layout.names.len())

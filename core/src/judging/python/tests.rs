@@ -433,7 +433,14 @@ fn a_call_never_takes_a_verdict_from_the_guest_and_a_bad_sequence_is_a_harness_e
 #[test]
 fn sets_and_dicts_compare_in_any_order_and_string_keyed_dicts_either_way() {
     use serde_json::json;
-    let same = |a: Value, b: Value| compare_values(&canonical(&a), &canonical(&b), 0.0);
+    let same = |a: Value, b: Value| {
+        compare_values(
+            &canonical(&a),
+            &canonical(&b),
+            0.0,
+            crate::compare::Equality::Python,
+        )
+    };
     assert_eq!(
         same(json!({"$set": [3, 1, 2]}), json!({"$set": [1, 2, 3.0]})),
         Ok(())
