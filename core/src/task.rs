@@ -29,7 +29,7 @@ impl From<&str> for TaskId {
 pub enum Language {
     /// Python 3, run by CPython compiled to WASI.
     #[default]
-    #[serde(alias = "Python", alias = "python3")]
+    #[serde(alias = "Python", alias = "python3", alias = "py")]
     Python,
     /// C (C11), compiled to a WASI module.
     #[serde(alias = "C")]
@@ -38,7 +38,7 @@ pub enum Language {
     #[serde(alias = "C++", alias = "c++")]
     Cpp,
     /// Rust (edition 2021, std only), compiled to a WASI module.
-    #[serde(alias = "Rust")]
+    #[serde(alias = "Rust", alias = "rs")]
     Rust,
     /// JavaScript, run by a JS engine compiled to WASI.
     #[serde(alias = "JavaScript", alias = "js")]
@@ -47,7 +47,8 @@ pub enum Language {
     #[serde(alias = "TypeScript", alias = "ts")]
     Typescript,
     /// Go, compiled by the official toolchain for GOOS=wasip1 GOARCH=wasm.
-    #[serde(alias = "Go", alias = "golang")]
+    /// (`go_test.go` is how MultiPL-E names it: the extension of its programs.)
+    #[serde(alias = "Go", alias = "golang", alias = "go_test.go")]
     Go,
     /// Ruby, run by CRuby compiled to WASI (npm's `@ruby/3.4-wasm-wasi`).
     #[serde(alias = "Ruby", alias = "rb")]
@@ -108,7 +109,8 @@ impl Language {
         }
     }
 
-    /// Parses a language name as files and datasets spell it (`C++`, `cpp`, `Java`, `js`).
+    /// Parses a language name as files and datasets spell it (`C++`, `cpp`, `Java`, `js`, and
+    /// MultiPL-E's file extensions: `rs`, `rb`, `go_test.go`).
     pub fn parse(name: &str) -> Option<Language> {
         Some(match name.trim().to_ascii_lowercase().as_str() {
             "python" | "python3" | "py" => Language::Python,
@@ -117,7 +119,7 @@ impl Language {
             "rust" | "rs" => Language::Rust,
             "javascript" | "js" => Language::Javascript,
             "typescript" | "ts" => Language::Typescript,
-            "go" | "golang" => Language::Go,
+            "go" | "golang" | "go_test.go" => Language::Go,
             "ruby" | "rb" => Language::Ruby,
             "lua" => Language::Lua,
             "java" => Language::Java,

@@ -14,8 +14,9 @@
 //! `go_asserts::multipl_e_calls`, its rows compared as their `fmt.Sprintf("%v")` strings, as
 //! MultiPL-E compares them). A Go test of another shape is one assertion case whose setup imports
 //! what MultiPL-E's prompts import for the tests (`testing`, `fmt`). The languages wasmeval runs
-//! are `cpp`, `rs`, `js`, `ts`, `go`, `rb`, `lua` and `py`; any other
-//! `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
+//! are `cpp`, `rs`, `js`, `ts`, `go_test.go` (MultiPL-E names Go by its test files' extension;
+//! `go` is read too), `rb`, `lua` and `py`; `java` is read as Java tasks, whose samples end as
+//! `unsupported_language`; any other `language` is an error naming it. Records carry no reference solution; `doctests`, `original`,
 //! `prompt_terminology` and `stop_tokens` are not used.
 //!
 //! Derivatives rename `tests` to `test` (Reflexion's `programming_runs/benchmarks`, which also
@@ -60,19 +61,16 @@ impl Problem {
                 self.name
             ));
         };
-        let language = match self.language.as_str() {
-            "cpp" => Language::Cpp,
-            "rs" => Language::Rust,
-            "js" => Language::Javascript,
-            "ts" => Language::Typescript,
-            "py" => Language::Python,
-            "go" => Language::Go,
-            "rb" => Language::Ruby,
-            "lua" => Language::Lua,
-            other => {
+        // MultiPL-E names a language by its programs' extension: `go_test.go` for Go (its Go
+        // programs are test files), `rs`, `rb`, `py`. Java is read (its samples end as
+        // `unsupported_language`, as AixBench's do); any other is an error.
+        let language = match Language::parse(&self.language) {
+            Some(language) if language != Language::C => language,
+            _ => {
                 return Err(format!(
-                    "`{}`: unsupported language `{other}` (expected cpp, rs, js, ts, go, rb, lua or py)",
-                    self.name
+                    "`{}`: unsupported language `{}` (expected cpp, rs, js, ts, go_test.go, rb, \
+                     lua, py or java)",
+                    self.name, self.language
                 ))
             }
         };
@@ -273,6 +271,22 @@ mod tests {
     }
 
     #[test]
+    fn multipl_e_go_named_by_its_extension_and_java_are_read() {
+        // The first records of MultiPL-E's humaneval-go.jsonl and humaneval-java.jsonl, shortened.
+        let go = r#"{"name":"HumanEval_23_strlen","language":"go_test.go","prompt":"package strlen_test\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\nfunc strlen(myString string) int {\n","tests":"func TestStrlen(t *testing.T) {\n  candidate := strlen\n\ttype test struct {\n\t\tactual   interface{}\n\t\texpected interface{}\n\t}\n   tests := []test{\n     { actual: candidate(\"x\"), expected: 1 },\n   }\n\n\tfor i, tc := range tests {\n\t\tt.Run(fmt.Sprintf(\"test num % d\", i), func(t *testing.T) {\n\t\t\tif fmt.Sprintf(\"%v\", tc.actual) != fmt.Sprintf(\"%v\", tc.expected) {\n\t\t\t\tt.Errorf(\"expected '%s', got '%s'\", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n","stop_tokens":["\nfunc","struct","\n// "]}"#;
+        let java = r#"{"name":"HumanEval_23_strlen","language":"java","prompt":"import java.util.*;\nclass Problem {\n    public static long strlen(String string) {\n","tests":"    }\n    public static void main(String[] args) {\n    assert(strlen((\"\")) == (0l));\n    }\n\n}\n","stop_tokens":["\n    }\n"]}"#;
+        let tasks = parse_tasks("m.jsonl", &format!("{go}\n")).unwrap();
+        assert_eq!(tasks[0].language, Language::Go);
+        assert_eq!(tasks[0].entry_point.as_deref(), Some("strlen"));
+        assert!(matches!(tasks[0].tests[0], TestSuite::Calls { .. }));
+        let tasks = parse_tasks("m.jsonl", &format!("{java}\n")).unwrap();
+        assert_eq!(tasks[0].language, Language::Java);
+        assert_eq!(Language::parse("go_test.go"), Some(Language::Go));
+        let language: Language = serde_json::from_str(r#""go_test.go""#).unwrap();
+        assert_eq!(language, Language::Go);
+    }
+
+    #[test]
     fn unknown_language_is_an_error_at_its_line() {
         let fine = r#"{"name":"HumanEval_1_a","language":"py","prompt":"def a():\n","tests":"def check(candidate):\n    assert candidate() is None\n\ncheck(a)\n","stop_tokens":["\ndef"]}"#;
         let php = r#"{"name":"HumanEval_2_b","language":"php","prompt":"<?php\nfunction b() {\n","tests":"function candidate(...$args) {\n","stop_tokens":["\nfunction"]}"#;
@@ -281,7 +295,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "m.jsonl:2: multipl-e problem: `HumanEval_2_b`: unsupported language `php` (expected \
-             cpp, rs, js, ts, go, rb, lua or py)"
+             cpp, rs, js, ts, go_test.go, rb, lua, py or java)"
         );
     }
 
