@@ -1,6 +1,7 @@
 //! JSON Lines: one JSON value per line, with errors that name the file and line.
 
 use serde::de::DeserializeOwned;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Bad input: which file, which line (from 1; 0 when the whole file is at fault), and what is wrong.
@@ -94,6 +95,61 @@ pub fn parse_record<T: DeserializeOwned>(
     serde_json::from_str(record).map_err(|e| FormatError::new(file, line, e.to_string()))
 }
 
+/// `record` with every integer too large for 64 bits written as `{"$int": "<digits>"}`, the form
+/// in which `calls` values carry them, so that reading the record keeps them exact: serde_json
+/// would read `36893488147419103233` as the float `3.6893488147419103e19`, and a wrong answer
+/// off by one would compare equal. Numbers with a fraction or an exponent, and everything inside
+/// strings, are left as they are.
+pub fn big_integers_tagged(record: &str) -> Cow<'_, str> {
+    let bytes = record.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let number = &record[start..i];
+                let digits = number.strip_prefix('-').unwrap_or(number);
+                let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                if integer && number.parse::<i64>().is_err() && number.parse::<u64>().is_err() {
+                    let out = out.get_or_insert_with(|| String::with_capacity(record.len() + 16));
+                    out.push_str(&record[copied..start]);
+                    out.push_str(&format!("{{\"$int\":\"{number}\"}}"));
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&record[copied.min(record.len())..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(record),
+    }
+}
+
+/// A JSON value read with integers of any size exact ([`big_integers_tagged`]): how the host
+/// reads a value a guest reported, whatever the guest's JSON writer does with a large integer.
+pub fn value_exact(text: &str) -> serde_json::Result<serde_json::Value> {
+    serde_json::from_str(&big_integers_tagged(text))
+}
+
 /// Serialises values as JSON Lines, one per line, each ending in a newline.
 pub fn to_lines<'a, T: serde::Serialize + 'a>(values: impl IntoIterator<Item = &'a T>) -> String {
     let mut out = String::new();
@@ -119,4 +175,20 @@ pub fn array_records<'a>(file: &str, text: &'a str) -> Result<Vec<(u64, &'a str)
             (line, record)
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_beyond_64_bits_are_tagged_outside_strings_only() {
+        assert_eq!(
+            big_integers_tagged(r#"{"a": [36893488147419103233, -9223372036854775809, 1.5e30]}"#),
+            r#"{"a": [{"$int":"36893488147419103233"}, {"$int":"-9223372036854775809"}, 1.5e30]}"#
+        );
+        let untouched = r#"{"s": "36893488147419103233 \" 99999999999999999999", "n": 18446744073709551615, "m": -9223372036854775808}"#;
+        assert!(matches!(big_integers_tagged(untouched), Cow::Borrowed(_)));
+        assert_eq!(big_integers_tagged("-"), "-");
+    }
 }

@@ -131,7 +131,8 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
     if let Some(hint) = super::jsonl::shape_hint(record, "tasks") {
         return Err(hint);
     }
-    let value: Value = serde_json::from_str(record).map_err(|e| e.to_string())?;
+    let record = super::jsonl::big_integers_tagged(record);
+    let value: Value = serde_json::from_str(&record).map_err(|e| e.to_string())?;
     let Value::Object(fields) = &value else {
         return Err("expected a JSON object".into());
     };
@@ -150,6 +151,7 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
     } else if fields.contains_key("tests") {
         let task = serde_path_to_error::deserialize::<_, Task>(value)
             .map_err(|e| format!("wasmeval task: {}: {}", e.path(), e.inner()))?;
+        refuse_big_arguments(&task)?;
         (task, Shape::Wasmeval)
     } else if fields.contains_key("declaration") && fields.contains_key("example_test") {
         let task = serde_json::from_value::<humaneval_x::Problem>(value)
@@ -200,6 +202,37 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
         return Err("empty task id".into());
     }
     Ok((task, shape))
+}
+
+/// Refuses a `calls` argument holding an integer beyond 64 bits in a task whose language could
+/// not receive it as that integer: only Python's harness reads `{"$int": ..}` back into an `int`
+/// (an expected value of any size is compared exactly on the host, in every language).
+fn refuse_big_arguments(task: &Task) -> Result<(), String> {
+    fn holds_big(value: &Value) -> bool {
+        match value {
+            Value::Array(items) => items.iter().any(holds_big),
+            Value::Object(fields) => {
+                fields.contains_key("$int") && fields.len() == 1 || fields.values().any(holds_big)
+            }
+            _ => false,
+        }
+    }
+    if task.language == crate::task::Language::Python {
+        return Ok(());
+    }
+    for suite in &task.tests {
+        if let crate::task::TestSuite::Calls { cases, .. } = suite {
+            if let Some(case) = cases.iter().find(|c| c.args.iter().any(holds_big)) {
+                return Err(format!(
+                    "wasmeval task: calls case `{}` passes an integer beyond 64 bits, which a {} \
+                     candidate cannot receive exactly; only Python tasks take such arguments \
+                     (expected values of any size are compared exactly in every language)",
+                    case.name, task.language
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Fields in which datasets give the problem statement.

@@ -66,7 +66,7 @@ pub fn judge_call(execution: &Execution, token: &Token, expected: &Expected) -> 
             "the program exited before returning a value",
         );
     };
-    match serde_json::from_str::<serde_json::Value>(value) {
+    match crate::formats::jsonl::value_exact(value) {
         Ok(value) => expected.judge(&value),
         Err(_) => Outcome::new(
             Verdict::HarnessError,

@@ -91,7 +91,7 @@ fn case_outcome(step: &Step, check: Check<'_>) -> Outcome {
             Outcome::new(Verdict::MemoryLimit, short_message(rest))
         }
         ("error", _) => Outcome::new(Verdict::RuntimeError, short_message(rest)),
-        ("value", Check::Call(expected)) => match serde_json::from_str::<Value>(rest) {
+        ("value", Check::Call(expected)) => match crate::formats::jsonl::value_exact(rest) {
             Ok(value) => expected.judge(&value),
             Err(_) => Outcome::new(
                 Verdict::RuntimeError,

@@ -284,3 +284,36 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
     assert_eq!(verdicts(&results[21]), ["passed", "wrong_answer", "passed"]);
     assert_eq!(verdicts(&results[35]), ["passed", "passed", "wrong_answer"]);
 }
+
+#[test]
+fn regression_integers_beyond_64_bits_are_compared_exactly() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let (tasks, samples) = fixture("big-integers");
+    run(&tasks, &samples, &out, &[]);
+    let results = results(&out);
+    let got: Vec<Vec<&str>> = results.iter().map(verdicts).collect();
+    assert_eq!(
+        got,
+        [
+            vec!["passed", "passed"],
+            // 2**65 for 2**65 + 1: a float comparison would call them equal.
+            vec!["wrong_answer", "passed"],
+            // Python: float(2**65 + 1) == 2**65 + 1 is False.
+            vec!["wrong_answer", "passed"],
+            vec!["passed", "wrong_answer"],
+        ],
+        "{results:#?}"
+    );
+    // A language that cannot receive such an argument exactly refuses the task, naming the case.
+    let refused = tasks.with_file_name("refused.jsonl");
+    let output = crate::support::run_command(&refused, &samples, &work.path().join("r"), &[])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("refused.jsonl:1") && stderr.contains("`big_argument`"),
+        "{stderr}"
+    );
+}
