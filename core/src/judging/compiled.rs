@@ -112,7 +112,7 @@ const KEY: &str = "__wasmeval_key";
 /// module's documentation).
 pub fn assertion_program(language: Language, candidate: &str, setup: &str, test: &str) -> String {
     let (closing, test) = closing_brace(language, test);
-    let candidate = &format!("{candidate}{closing}");
+    let candidate = &closed(candidate, closing);
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_test(&format!("{setup}\n{test}"))),
         Language::Go => go_program(candidate, &format!("{setup}\n{test}"), false),
@@ -502,7 +502,7 @@ fn go_program(candidate: &str, test: &str, calls: bool) -> String {
 /// harness protocol's judge (`judging::python::judge`).
 pub fn calls_program(language: Language, candidate: &str, driver: &str) -> String {
     let (closing, driver) = closing_brace(language, driver);
-    let candidate = &format!("{candidate}{closing}");
+    let candidate = &closed(candidate, closing);
     match language {
         Language::Rust => format!("{candidate}\n{}\n", rust_calls_driver(driver)),
         Language::Go => go_program(candidate, driver, true),
@@ -527,6 +527,16 @@ fn closing_brace(language: Language, test: &str) -> (&str, &str) {
             (&test[..at], &test[at..])
         }
         _ => ("", test),
+    }
+}
+
+/// The candidate and the test's brace that closes its function, on a line of their own as
+/// MultiPL-E joins them (`prompt + completion + "\n" + tests`): a completion whose last line is a
+/// `//` comment (MultiPL-E's stop tokens leave such lines) would otherwise comment the brace out.
+fn closed(candidate: &str, closing: &str) -> String {
+    match closing.is_empty() {
+        true => candidate.to_owned(),
+        false => format!("{candidate}\n{closing}"),
     }
 }
 
@@ -929,6 +939,31 @@ mod tests {
             ended(Exit::OutOfFuel, "", "assert").verdict,
             Verdict::Timeout
         );
+    }
+
+    #[test]
+    fn a_completion_ending_in_a_line_comment_keeps_the_tests_closing_brace() {
+        // MultiPL-E: the prompt opens the function, the completion stops before its brace, and
+        // the tests start with it.
+        let candidate = "long add(long a, long b) {\n    return a + b; // the sum";
+        let test =
+            "}\nint main() {\n    auto candidate = add;\n    assert(candidate(1, 2) == 3);\n}\n";
+        let program = assertion_program(Language::Cpp, candidate, "", test);
+        assert!(
+            program.starts_with(&format!("{candidate}\n}}\n")),
+            "{program}"
+        );
+        let driver = "}\nint main() {\n    auto candidate = add;\n    WASMEVAL_CASE(0, candidate(1, 2));\n}\n";
+        let program = calls_program(Language::Cpp, candidate, driver);
+        assert!(
+            program.starts_with(&format!("{candidate}\n}}\n")),
+            "{program}"
+        );
+        // Rust's and Go's tests are joined on a line of their own already.
+        for language in [Language::Rust, Language::Go] {
+            let program = calls_program(language, "fn f() {} // f", "fn main() {}");
+            assert!(program.contains("fn f() {} // f\n"), "{program}");
+        }
     }
 
     #[test]

@@ -145,3 +145,63 @@ fn wrong_multipl_e_solutions_fail_with_the_verdict_of_their_mistake() {
         }
     }
 }
+
+#[test]
+fn regression_issue_33_a_completion_ending_in_a_comment_keeps_the_tests_brace() {
+    // MultiPL-E's stop tokens leave completions whose last line is a comment, with no line break
+    // after it: MultiPL-E joins `prompt + completion + "\n" + tests`, so the tests' first line (in
+    // C++ and Rust, the brace that closes the candidate's function) is never commented out.
+    // (language, tasks: a converted one, and one whose test stays whole where there is one)
+    let languages: [(&str, &str, &[&str]); 7] = [
+        (
+            "cpp",
+            "//",
+            &["HumanEval_23_strlen", "HumanEval_8_sum_product"],
+        ),
+        ("rs", "//", &["HumanEval_23_strlen"]),
+        ("js", "//", &["HumanEval_23_strlen", "HumanEval_12_longest"]),
+        ("ts", "//", &["HumanEval_23_strlen"]),
+        ("go", "//", &["HumanEval_900_sum_pair"]),
+        ("lua", "--", &["HumanEval_23_strlen", "HumanEval_55_fib"]),
+        ("rb", "#", &["HumanEval_23_strlen"]),
+    ];
+    let fixtures = repo().join("tests/fixtures/multipl-e");
+    for (language, comment, tasks) in languages {
+        let work = tempfile::tempdir().unwrap();
+        let solutions =
+            crate::support::read_jsonl(&fixtures.join(format!("{language}_solutions.jsonl")));
+        let samples: String = tasks
+            .iter()
+            .map(|task| {
+                let solution = solutions
+                    .iter()
+                    .find(|s| s["task_id"] == *task)
+                    .unwrap_or_else(|| panic!("{language}: no solution of {task}"));
+                let completion = solution["completion"].as_str().unwrap().trim_end();
+                let completion = format!("{completion} {comment} the end, no line break");
+                format!("{}\n", json!({"task_id": task, "completion": completion}))
+            })
+            .collect();
+        std::fs::write(work.path().join("samples.jsonl"), samples).unwrap();
+        // MultiPL-E names Go by its test files' extension.
+        let tasks_file = work.path().join("tasks.jsonl");
+        let text = std::fs::read_to_string(fixtures.join(format!("{language}.jsonl"))).unwrap();
+        std::fs::write(
+            &tasks_file,
+            text.replace(r#""language": "go""#, r#""language": "go_test.go""#),
+        )
+        .unwrap();
+        let out = work.path().join("out");
+        run(
+            &tasks_file,
+            &work.path().join("samples.jsonl"),
+            &out,
+            &["--jobs", "2"],
+        );
+        let results = results(&out);
+        assert_eq!(results.len(), tasks.len(), "{language}");
+        for result in &results {
+            assert_eq!(result["verdict"], "passed", "{language}: {result}");
+        }
+    }
+}
