@@ -139,3 +139,95 @@ fn a_seeded_fuzz_of_token_soup_never_crashes_a_reader() {
         }
     });
 }
+
+/// Task records are JSON a user may have downloaded from anyone: every shape the reader tells
+/// apart (wasmeval's own, human-eval, MBPP, MultiPL-E, HumanEval-X, ScenEval, PSB2-like), with
+/// their fields' values drawn from token soup, nested 100,000 deep, or with huge integers. The
+/// reader answers each with a task or an error; it never panics or overflows the stack.
+#[test]
+fn a_seeded_fuzz_of_task_records_never_crashes_the_reader() {
+    const VALUES: &[&str] = &[
+        "1",
+        "-1",
+        "1e999",
+        "36893488147419103233",
+        "-99999999999999999999999999",
+        "null",
+        "true",
+        "\"\"",
+        "\"assert f(1) == 2\"",
+        "\"def check(candidate):\\n    assert candidate([1,(2,{3:\"",
+        "\"lu.assertEquals(candidate({1, 2}), {3})\"",
+        "[]",
+        "{}",
+        "[{\"kind\": \"calls\"}]",
+        "[{\"kind\": \"calls\", \"entry_point\": \"f\", \"cases\": [{\"name\": \"a\", \"args\": [36893488147419103233], \"expected\": {\"$int\": \"x\"}}]}]",
+        "[{\"kind\": \"io\", \"cases\": [{\"stdin\": 1}]}]",
+        "{\"$int\": \"-\"}",
+        "\"\\ud800\"",
+    ];
+    const FIELDS: &[&str] = &[
+        "id",
+        "task_id",
+        "language",
+        "prompt",
+        "tests",
+        "test",
+        "test_list",
+        "entry_point",
+        "canonical_solution",
+        "declaration",
+        "example_test",
+        "stop_tokens",
+        "name",
+        "problemID",
+        "code",
+        "text",
+        "time_limit",
+        "references",
+    ];
+    const LANGUAGES: &[&str] = &[
+        "\"python\"",
+        "\"cpp\"",
+        "\"go_test.go\"",
+        "\"ts\"",
+        "\"lua\"",
+        "1",
+    ];
+    on_an_ordinary_stack(|| {
+        let mut seeded = Seeded(0x2545_F491_4F6C_DD1D);
+        for _ in 0..3_000 {
+            let fields = seeded.next() % 8;
+            let mut record = String::from("{");
+            for i in 0..fields {
+                if i > 0 {
+                    record.push(',');
+                }
+                let field = seeded.pick(FIELDS);
+                let value = if field == "language" {
+                    seeded.pick(LANGUAGES)
+                } else {
+                    seeded.pick(VALUES)
+                };
+                record.push_str(&format!("\"{field}\": {value}"));
+            }
+            record.push('}');
+            // Cut short now and then: a truncated line is input too.
+            if seeded.next() % 5 == 0 {
+                let cut = (seeded.next() as usize) % (record.len() + 1);
+                record = record.chars().take(cut).collect();
+            }
+            let _ = wasmeval_core::formats::tasks::parse_task(&record);
+        }
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let deep = format!("{}1{}", open.repeat(100_000), close.repeat(100_000));
+            for record in [
+                deep.clone(),
+                format!("{{\"id\": \"t\", \"tests\": {deep}}}"),
+                format!("{{\"task_id\": \"t\", \"prompt\": \"\", \"test\": \"\", \"entry_point\": {deep}}}"),
+            ] {
+                assert!(wasmeval_core::formats::tasks::parse_task(&record).is_err());
+            }
+        }
+    });
+}

@@ -118,6 +118,115 @@ fn regression_deeply_nested_typescript_is_a_compile_error_not_a_dead_host() {
     }
 }
 
+/// A seeded fuzz of the type stripper (`wasmeval __strip-types`, the child that parses
+/// TypeScript on the host): 600 programs of TypeScript token soup, each answered with JavaScript
+/// or an error naming a line, never a dead child.
+#[test]
+fn a_seeded_fuzz_of_typescript_token_soup_is_always_answered() {
+    const PIECES: &[&str] = &[
+        "let ",
+        "x",
+        ": ",
+        "number",
+        "string[]",
+        "Array<",
+        ">",
+        "<T,>",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "=>",
+        "=",
+        ";",
+        "\n",
+        ",",
+        "?",
+        "!",
+        "as ",
+        "any",
+        "satisfies ",
+        "unknown",
+        "interface I ",
+        "type T = ",
+        "enum E ",
+        "namespace N ",
+        "declare ",
+        "abstract ",
+        "class C ",
+        "implements ",
+        "extends ",
+        "keyof ",
+        "typeof ",
+        "readonly ",
+        "private ",
+        "function f",
+        "return ",
+        "`${",
+        "`",
+        "'",
+        "\"",
+        "/*",
+        "*/",
+        "//",
+        "1",
+        "0x1F",
+        "1n",
+        "@",
+        "#p",
+        "import ",
+        "export ",
+        "from ",
+        "\u{0}",
+        "é",
+        "|",
+        "&",
+        "...",
+        "infer ",
+        "is ",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let programs: Vec<String> = (0..600)
+        .map(|_| {
+            let length = next() % 80;
+            (0..length)
+                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .collect()
+        })
+        .collect();
+    for batch in programs.chunks(100) {
+        let mut child = crate::support::wasmeval()
+            .arg("__strip-types")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = serde_json::to_vec(batch).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(&mut stdin, &input).unwrap();
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", output.status);
+        let answers: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(answers.len(), batch.len());
+        for (program, answer) in batch.iter().zip(&answers) {
+            let answered = answer["ok"].is_string()
+                || answer["error"]
+                    .as_str()
+                    .is_some_and(|e| e.starts_with("line "));
+            assert!(answered, "{program:?} -> {answer}");
+        }
+    }
+}
+
 #[test]
 fn no_typescript_program_passes_guest_judged_assertions_by_rewriting_the_tests_built_ins() {
     // Issue 32: a `namespace Math` the stripper turns into `Math.abs = ...`, against test code
