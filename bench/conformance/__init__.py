@@ -337,6 +337,13 @@ def main(argv=None) -> int:
         p(f"PASSED BY EVERY DOOR BUT FAILS NATIVELY ({len(false_passes)}): wasmeval accepts what the language rejects")
         for f in false_passes:
             p(f"  {f['key']}: {f['evidence']} ({f['tool']})")
+    flaky = sorted((k, e) for k, e in evidence.items() if e and e.get("flaky"))
+    if flaky:
+        p("")
+        p(f"FLAKY NATIVELY ({len(flaky)}): the reference passes or fails by chance, a dataset defect "
+          "(wasmeval's runs are deterministic: its verdict is one of the outcomes)")
+        for k, e in flaky:
+            p(f"  {k}: {e['flaky']} ({e.get('tool')})")
     if rejected_passes:
         p("")
         p(f"MULTIPL-E CANDIDATES THAT FAIL NATIVELY BUT PASS `run` ({len(rejected_passes)}):")
@@ -359,7 +366,7 @@ def main(argv=None) -> int:
         "native_toolchains": native.describe() if native else None,
         "table": {"headers": headers, "rows": rows},
         "disagreements": disagreements, "failures": failures, "false_passes": false_passes,
-        "rejected_passes": rejected_passes,
+        "rejected_passes": rejected_passes, "flaky": dict(flaky),
         "references": {k: {"outcomes": v, "native": evidence.get(k)} for k, v in per_ref.items()},
         "exit": status,
     }

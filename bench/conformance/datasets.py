@@ -71,6 +71,9 @@ except ImportError:
     pass
 """
 
+#: CodeGeeX's `IMPORT_HELPER["go"]`.
+GO_HELPER = ["math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort", "math/rand", "crypto/md5"]
+
 #: Put before HumanEval-X's JavaScript tests, as wasmeval and CodeGeeX's failing-on-output do:
 #: a failed `console.assert` throws.
 JS_ASSERT = (
@@ -255,11 +258,15 @@ def hx_program(language: str, r: dict, completion: str) -> Program:
         return Program("rust", declaration + r["prompt"] + completion + "\n" + r["test"] + "\n",
                        mode="rust-test")
     if language == "go":
-        # main.go (package main, the prompt's imports, the solution) and main_test.go (test_setup,
-        # the test), as CodeGeeX writes them; one file here, the imports merged by the runner.
-        return Program("go", "", mode="go-test",
-                       files={"main.go": "package main\n\n" + r["prompt"] + completion,
-                              "main_test.go": r["test_setup"] + "\n" + r["test"]})
+        # CodeGeeX's one `main_test.go`: `test_setup` (package main, testing, testify), the
+        # packages of its IMPORT_HELPER the solution names, the prompt without its imports, the
+        # solution, the test.
+        prompt = r["prompt"].replace(r["import"], "")
+        others = [f'"{pkg}"' for pkg in GO_HELPER
+                  if pkg not in r["test_setup"] and pkg.split("/")[-1] + "." in completion]
+        imports = "import (\n" + "".join(f"    {p}\n" for p in others) + ")\n" if others else ""
+        code = r["test_setup"] + "\n" + imports + "\n" + prompt + completion + "\n" + r["test"]
+        return Program("go", code, mode="go-test", files={"main_test.go": code})
     raise ValueError(language)
 
 

@@ -24,6 +24,8 @@ from typing import Optional
 
 COMPILE_TIMEOUT_S = 180
 RUN_TIMEOUT_S = 60
+#: Runs of a program that failed natively once, before it counts as failing.
+FLAKY_RUNS = 5
 
 
 def _version(cmd: list) -> Optional[str]:
@@ -77,6 +79,86 @@ def tokens_match(expected: str, actual: str, compare: str, tolerance: float) -> 
         if not (d <= tolerance or d <= tolerance * abs(fx)):
             return False
     return True
+
+
+#: A std-only stand-in for testify's `assert` package (HumanEval-X's Go tests import it; an offline
+#: host has no module cache): `Equal`/`NotEqual` by testify's own `ObjectsAreEqual` (reflect.DeepEqual,
+#: `[]byte` by content), `True`, `False`, as functions and as `assert.New(t)` methods.
+TESTIFY_ASSERT = """package assert
+
+import (
+	"bytes"
+	"reflect"
+)
+
+type TestingT interface {
+	Errorf(format string, args ...interface{})
+}
+
+func ObjectsAreEqual(expected, actual interface{}) bool {
+	if expected == nil || actual == nil {
+		return expected == actual
+	}
+	exp, ok := expected.([]byte)
+	if !ok {
+		return reflect.DeepEqual(expected, actual)
+	}
+	act, ok := actual.([]byte)
+	if !ok {
+		return false
+	}
+	if exp == nil || act == nil {
+		return exp == nil && act == nil
+	}
+	return bytes.Equal(exp, act)
+}
+
+func Equal(t TestingT, expected, actual interface{}, msg ...interface{}) bool {
+	if !ObjectsAreEqual(expected, actual) {
+		t.Errorf("Not equal: expected %#v, actual %#v", expected, actual)
+		return false
+	}
+	return true
+}
+
+func NotEqual(t TestingT, expected, actual interface{}, msg ...interface{}) bool {
+	if ObjectsAreEqual(expected, actual) {
+		t.Errorf("Should not be: %#v", actual)
+		return false
+	}
+	return true
+}
+
+func True(t TestingT, value bool, msg ...interface{}) bool {
+	if !value {
+		t.Errorf("Should be true")
+	}
+	return value
+}
+
+func False(t TestingT, value bool, msg ...interface{}) bool {
+	if value {
+		t.Errorf("Should be false")
+	}
+	return !value
+}
+
+type Assertions struct{ t TestingT }
+
+func New(t TestingT) *Assertions { return &Assertions{t} }
+
+func (a *Assertions) Equal(expected, actual interface{}, msg ...interface{}) bool {
+	return Equal(a.t, expected, actual, msg...)
+}
+
+func (a *Assertions) NotEqual(expected, actual interface{}, msg ...interface{}) bool {
+	return NotEqual(a.t, expected, actual, msg...)
+}
+
+func (a *Assertions) True(value bool, msg ...interface{}) bool { return True(a.t, value, msg...) }
+
+func (a *Assertions) False(value bool, msg ...interface{}) bool { return False(a.t, value, msg...) }
+"""
 
 
 class Native:
@@ -159,6 +241,14 @@ class Native:
             result = {"passed": None, "message": self.missing_reason(program.language)}
         else:
             result = self._run(program, tool[0])
+            if result.get("passed") is False and not result["message"].startswith("does not compile"):
+                # A reference that depends on chance (Go's map order, a clock) fails some runs:
+                # it counts as passing natively, and the report names it flaky.
+                again = [self._run(program, tool[0]) for _ in range(FLAKY_RUNS - 1)]
+                passes = sum(bool(r.get("passed")) for r in again)
+                if passes:
+                    result = {"passed": True, "message": "",
+                              "flaky": f"failed {FLAKY_RUNS - passes} of {FLAKY_RUNS} native runs: {result['message']}"}
             result["tool"] = tool[1]
         result["seconds"] = round(time.monotonic() - started, 2)
         if result.pop("retry_numpy", False):
@@ -287,11 +377,17 @@ class Native:
         return rest, None
 
     def _go_test(self, program, exe, tmp) -> dict:
+        module = "module conformance\n\ngo 1.21\n"
         for name, text in program.files.items():
-            if "github.com/stretchr/testify" in text:
-                return {"passed": None, "message": "the test imports testify, which an offline host lacks"}
             (tmp / name).write_text(text)
-        (tmp / "go.mod").write_text("module conformance\n\ngo 1.21\n")
+            if "github.com/stretchr/testify" in text and "testify" not in module:
+                # HumanEval-X's tests: testify's `assert`, by our std-only stand-in.
+                (tmp / "testify" / "assert").mkdir(parents=True)
+                (tmp / "testify" / "go.mod").write_text("module github.com/stretchr/testify\n\ngo 1.21\n")
+                (tmp / "testify" / "assert" / "assert.go").write_text(TESTIFY_ASSERT)
+                module += ("\nrequire github.com/stretchr/testify v1.8.4\n"
+                           "\nreplace github.com/stretchr/testify => ./testify\n")
+        (tmp / "go.mod").write_text(module)
         env = dict(os.environ)
         env.update({
             "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0",
