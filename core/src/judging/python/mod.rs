@@ -14,9 +14,10 @@
 //! produce.
 
 pub mod judge;
+pub mod literal;
 pub mod protocol;
 
-pub use judge::{judge, Judged};
+pub use judge::{judge, judge_cases, record, Judged, Verdicts};
 
 use crate::judging::calls::{Expected, Operators};
 use crate::task::{AssertionCase, Task, TestSuite};
@@ -100,6 +101,10 @@ pub struct Layout {
     pub(crate) groups: Vec<Group>,
     /// Per case: for a `calls` case, what its returned value must match.
     pub(crate) expected: Vec<Option<Expected>>,
+    /// Whether the report comes from an isolated judge, which runs no code of the candidate's
+    /// (so that a report that breaks the protocol is wasmeval's fault); otherwise the candidate
+    /// ran in the process that reported, and such a report is its doing.
+    pub isolated: bool,
 }
 
 #[derive(Debug)]

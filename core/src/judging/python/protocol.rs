@@ -7,6 +7,8 @@
 //! end <i> <kind> <json msg>    case i ended (kind: passed, wrong_answer, runtime_error, ...)
 //! value <i> <json>             calls case i returned this value (judged on the host)
 //! end <i> returned null        calls case i returned
+//! end <i> isolate <json msg>   calls case i returned a value that is not plain data
+//! end <i> alone <json msg>     assertion case i passed a value of the judge's that cannot cross
 //! done                         every case ran
 //! ```
 
@@ -42,6 +44,14 @@ pub struct Report {
     pub running: Option<usize>,
     /// Whether `done` came.
     pub done: bool,
+    /// The `calls` cases that ended `isolate`: their value is not plain data, so the host has the
+    /// test's own `==` judge it in the isolated judge (their outcome here is the runtime error
+    /// they get when nothing does).
+    pub isolate: Vec<usize>,
+    /// The assertion cases that ended `alone`: the judge could not pass one of its values (a
+    /// function of the test's) to the candidate's instance, so the host runs them again in the
+    /// candidate's process (their outcome here is the runtime error they get when nothing does).
+    pub alone: Vec<usize>,
     /// The first protocol violation: a line with the token that makes no sense (our fault, or a
     /// candidate's that found the token; no line of such a report is believed).
     pub malformed: Option<String>,
@@ -127,7 +137,7 @@ fn apply(
                 return Err("second value for a case");
             }
             let text = line.splitn(3, ' ').nth(2).ok_or("missing value")?;
-            let value: Value = serde_json::from_str(text).map_err(|_| "bad value")?;
+            let value: Value = crate::formats::jsonl::value_exact(text).map_err(|_| "bad value")?;
             report.values[index] = Some(expected.judge(&value));
         }
         Some("end") => {
@@ -147,13 +157,22 @@ fn apply(
                     ("returned", None) => return Err("call returned without a value"),
                     (_, Some(_)) => return Err("call failed after its value"),
                     ("passed", None) => return Err("a call cannot pass in the guest"),
+                    ("isolate", None) => {
+                        report.isolate.push(index);
+                        outcome(Verdict::RuntimeError, message)
+                    }
                     (kind, None) => outcome(parse_kind(kind).ok_or("bad kind")?, message),
                 }
             } else {
-                if kind == "returned" {
-                    return Err("returned for a case that is not a call");
+                match kind {
+                    "returned" => return Err("returned for a case that is not a call"),
+                    "isolate" => return Err("isolate for a case that is not a call"),
+                    "alone" => {
+                        report.alone.push(index);
+                        outcome(Verdict::RuntimeError, message)
+                    }
+                    kind => outcome(parse_kind(kind).ok_or("bad kind")?, message),
                 }
-                outcome(parse_kind(kind).ok_or("bad kind")?, message)
             };
             report.ended[index] = Some(ended);
             report.running = None;

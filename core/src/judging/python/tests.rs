@@ -386,7 +386,7 @@ fn a_reported_value_is_compared_on_the_host() {
 }
 
 #[test]
-fn a_call_never_takes_a_verdict_from_the_guest_and_a_bad_sequence_is_a_harness_error() {
+fn a_call_never_takes_a_verdict_from_the_guest_and_a_bad_sequence_is_the_candidates_doing() {
     let returned = "end 1 returned null";
     let c1 = ["value 2 1", "end 2 returned null"];
     for c0 in [
@@ -406,18 +406,23 @@ fn a_call_never_takes_a_verdict_from_the_guest_and_a_bad_sequence_is_a_harness_e
         &["value 1 {5", returned],
         &["value 1", returned],
     ] {
+        // The candidate ran in the process that reported, so it wrote the lines (issue 33).
         let result = judged_calls(Exit::Code(0), &calls_report(c0, &c1));
-        assert_eq!(result.verdict, Verdict::HarnessError, "{c0:?}");
+        assert_eq!(result.verdict, Verdict::RuntimeError, "{c0:?}");
         assert!(result
             .cases
             .iter()
-            .all(|c| c.verdict == Verdict::HarnessError));
+            .all(|c| c.verdict == Verdict::RuntimeError
+                && c.message
+                    .as_deref()
+                    .unwrap()
+                    .contains("harness's report format")));
     }
     // `returned` for an assertion case.
     let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 returned null\n");
     assert_eq!(
         judged_calls(Exit::Code(0), &stdout).verdict,
-        Verdict::HarnessError
+        Verdict::RuntimeError
     );
     // Lines without the token are output, whatever they say.
     let forged = "wasmeval-ffffffffffffffffffffffffffffffff";
@@ -474,18 +479,81 @@ fn sets_and_dicts_compare_in_any_order_and_string_keyed_dicts_either_way() {
 }
 
 #[test]
-fn a_garbled_report_is_a_harness_error() {
+fn regression_issue_33_a_garbled_report_is_a_harness_error_only_from_an_isolated_judge() {
+    // From the candidate's process, a report that breaks the protocol is the candidate's doing
+    // (it found the token and printed lines of its own): a runtime error that says so.
     let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} start 7\n");
-    assert_eq!(
-        judged(Exit::Code(0), &stdout).verdict,
-        Verdict::HarnessError
-    );
+    let result = judged(Exit::Code(0), &stdout);
+    assert_eq!(result.verdict, Verdict::RuntimeError);
+    assert!(result.message.unwrap().contains("case index out of range"));
     // One bad line spoils the whole report, even one in which every case passed.
     let stdout = full_report(&["passed"; 3]) + &format!("\n{TOKEN} bogus\n");
     assert_eq!(
         verdicts(&judged(Exit::Code(0), &stdout)),
-        [Verdict::HarnessError; 3]
+        [Verdict::RuntimeError; 3]
     );
+    // A `done` before every case ended: no case passes.
+    let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} done\n");
+    assert_eq!(
+        verdicts(&judged(Exit::Code(0), &stdout)),
+        [Verdict::RuntimeError; 3]
+    );
+    // An isolated judge runs no code of the candidate's: there it is wasmeval's failure.
+    let layout = Layout {
+        isolated: true,
+        ..Layout::of(&mbpp_task())
+    };
+    let mut log = CaseLog::new();
+    judge(
+        &layout,
+        &token(),
+        &execution(Exit::Code(0), &stdout),
+        &mut log,
+    );
+    let result = log.finish(SampleResult::for_sample(&sample()));
+    assert_eq!(verdicts(&result), [Verdict::HarnessError; 3]);
+}
+
+#[test]
+fn a_call_whose_value_is_not_plain_data_and_a_case_that_cannot_cross_are_named_for_judging_again() {
+    let stdout = calls_report(
+        &[r#"end 1 isolate "returned a value of type complex, which is not plain data""#],
+        &[
+            r#"value 2 {"$tuple":[0.5,{"$set":[1,2,3]}]}"#,
+            "end 2 returned null",
+        ],
+    );
+    let layout = Layout::of(&calls_task());
+    let verdicts = judge_cases(&layout, &token(), &execution(Exit::Code(0), &stdout));
+    assert_eq!(verdicts.isolate, [1]);
+    // Until another execution judges it, it is a runtime error saying why.
+    assert_eq!(verdicts.cases[1].verdict, Verdict::RuntimeError);
+    assert!(verdicts.cases[1]
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("complex"));
+    assert!(!verdicts.failing_besides(&layout, &[1]));
+    assert!(verdicts.failing_besides(&layout, &[]));
+    // `alone` is for assertion cases, `isolate` for calls only.
+    let stdout = calls_report(
+        &[r#"end 1 alone "x""#],
+        &["value 2 1", "end 2 returned null"],
+    );
+    assert!(
+        judge_cases(&layout, &token(), &execution(Exit::Code(0), &stdout))
+            .alone
+            .is_empty()
+    );
+    let stdout = format!(
+        "\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 alone \"a function\"\n\n{TOKEN} start 1\n\n{TOKEN} end 1 isolate \"x\"\n"
+    );
+    let verdicts = judge_cases(&layout, &token(), &execution(Exit::Code(0), &stdout));
+    assert_eq!((verdicts.alone.len(), verdicts.isolate.len()), (1, 1));
+    let stdout = format!("\n{TOKEN} loaded\n\n{TOKEN} start 0\n\n{TOKEN} end 0 isolate \"x\"\n");
+    let verdicts = judge_cases(&layout, &token(), &execution(Exit::Code(0), &stdout));
+    assert!(verdicts.isolate.is_empty());
+    assert_eq!(verdicts.cases[0].verdict, Verdict::RuntimeError);
 }
 
 /// The sample's result after judging `execution` of `task`'s harness.
