@@ -48,11 +48,22 @@ pub fn remember_url_limits() {
     if limits != LIMITS {
         URL_LIMITS.with(|l| l.set(Some(limits)));
     }
+    FUEL_FROM_URL.with(|f| f.set(number("fuel").is_some()));
+}
+
+/// `limits` for a sample of `task`: its reference time limit's budget, as `wasmeval run` gives
+/// it when no `--fuel` is given, unless the page's URL set the fuel.
+pub fn limits_for(task: &Task, limits: Limits) -> Limits {
+    match FUEL_FROM_URL.with(|f| f.get()) {
+        true => limits,
+        false => limits.for_task(task.time_limit),
+    }
 }
 
 thread_local! {
     static WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
     static URL_LIMITS: std::cell::Cell<Option<Limits>> = const { std::cell::Cell::new(None) };
+    static FUEL_FROM_URL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The worker, started when there is none.

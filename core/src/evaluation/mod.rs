@@ -487,6 +487,45 @@ impl BrowserLimits {
         output: 1 << 20,
         disk: 64 << 20,
     };
+
+    /// These limits for a sample of a task whose reference time limit is `time_limit`, as
+    /// `wasmeval run` applies it when no `--fuel` is given ([`time_limit_budget`]).
+    pub fn for_task(self, time_limit: Option<f64>) -> BrowserLimits {
+        match time_limit_budget(time_limit) {
+            Some((fuel, wall)) => BrowserLimits {
+                fuel,
+                timeout_ms: self.timeout_ms.max(wall.as_millis() as u64),
+                ..self
+            },
+            None => self,
+        }
+    }
+}
+
+/// Fuel a Python program burns in the sandbox per second it takes under the host's CPython: the
+/// largest rate of `bench/fuel_rate.py`'s CPU-bound programs (median 4.1e10; bench/README.md), so
+/// that a program a reference harness finishes within its time limit fits the budget.
+pub const FUEL_PER_NATIVE_SECOND: f64 = 5.7e10;
+
+/// Sandboxed seconds per unit of fuel, roughly (1e10 is about 1.2 s on the machines measured):
+/// only to size the wall-clock backstop of a large budget, never to decide a verdict.
+const SANDBOX_SECONDS_PER_FUEL: f64 = 1.2e-10;
+
+/// The fuel of `seconds` of native CPython.
+pub fn fuel_for_seconds(seconds: f64) -> u64 {
+    (seconds * FUEL_PER_NATIVE_SECOND) as u64
+}
+
+/// The budget of a sample of a task whose reference harness allows `time_limit` seconds (a
+/// task's `time_limit`; human-eval's and MBPP's importers give 3): that many seconds of native
+/// CPython in fuel, and a wall-clock backstop three times what that fuel takes, so that the
+/// deterministic budget, not the clock, ends a long program. `None` without a usable limit. The
+/// one rule for every front end (`run`, the Python package, the browser).
+pub fn time_limit_budget(time_limit: Option<f64>) -> Option<(u64, Duration)> {
+    let seconds = time_limit.filter(|s| s.is_finite() && *s > 0.0)?;
+    let fuel = fuel_for_seconds(seconds);
+    let wall = Duration::from_secs_f64(fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0);
+    Some((fuel, wall))
 }
 
 /// How a static site serves an interpreter guest to the browser's sandbox

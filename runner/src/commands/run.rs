@@ -96,6 +96,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     measure_references(&mut tasks);
     let plan = Plan::scan(&tasks, &args)?;
     let limits = args.limits.limits();
+    eprintln!("wasmeval: {}", budget_line(&tasks, limits));
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -620,6 +621,51 @@ fn write_compatible(
             Ok(())
         },
     )
+}
+
+/// Which budget each sample gets, in one line: `--fuel`'s or `--time-limit`'s, or else each task's
+/// reference time limit (its format's: human-eval's and MBPP's 3 s) and the default for the rest.
+fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
+    let fuel = |units: u64| format!("{:.1e} fuel", units as f64).replace(".0e", "e");
+    if !limits.fuel_from_time_limit {
+        return format!(
+            "budget per sample: {} (from --fuel or --time-limit)",
+            fuel(limits.fuel)
+        );
+    }
+    let mut by_limit: std::collections::BTreeMap<u64, usize> = Default::default();
+    let mut without = 0;
+    for task in tasks {
+        match task.time_limit {
+            Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+                *by_limit.entry(seconds.to_bits()).or_default() += 1
+            }
+            _ => without += 1,
+        }
+    }
+    let mut parts: Vec<String> = by_limit
+        .iter()
+        .map(|(bits, count)| {
+            let seconds = f64::from_bits(*bits);
+            format!(
+                "{seconds} s of native CPython ({}), the reference harness's time limit, for {count} {}",
+                fuel(crate::sandbox::Limits::fuel_for_seconds(seconds)),
+                if *count == 1 { "task" } else { "tasks" }
+            )
+        })
+        .collect();
+    if without > 0 {
+        parts.push(format!(
+            "{} (the default) for {without} {}",
+            fuel(limits.fuel),
+            if without == 1 { "task" } else { "tasks" }
+        ));
+    }
+    let hint = match by_limit.is_empty() {
+        true => "",
+        false => "; --fuel sets a faster one",
+    };
+    format!("budget per sample: {}{hint}", parts.join("; "))
 }
 
 /// Prints the headline figures on stdout; a closed pipe (`| head`) is not an error.

@@ -79,36 +79,25 @@ pub const HARNESS_COMPILATION: Limits = Limits {
     fuel_from_time_limit: false,
 };
 
-/// Fuel a Python program burns in the sandbox per second it takes under the host's CPython:
-/// the largest rate of `bench/fuel_rate.py`'s CPU-bound programs (median 4.1e10; bench/README.md),
-/// so that a program a reference harness finishes within its time limit fits the budget.
-pub const FUEL_PER_NATIVE_SECOND: f64 = 5.7e10;
-
-/// Sandboxed seconds per unit of fuel, roughly (1e10 is about 1.2 s on the machines measured):
-/// only to size the wall-clock backstop of a large budget, never to decide a verdict.
-const SANDBOX_SECONDS_PER_FUEL: f64 = 1.2e-10;
+/// Fuel per second of the host's CPython: core's, the one rule of every front end.
+pub use wasmeval_core::evaluation::FUEL_PER_NATIVE_SECOND;
 
 impl Limits {
     /// The budget of `time_limit` seconds of native CPython.
     pub fn fuel_for_seconds(seconds: f64) -> u64 {
-        (seconds * FUEL_PER_NATIVE_SECOND) as u64
+        wasmeval_core::evaluation::fuel_for_seconds(seconds)
     }
 
-    /// The limits of a sample of a task whose reference time limit is `time_limit`: its fuel is
-    /// that limit's when `fuel_from_time_limit`, and the wall-clock backstop at least three
-    /// times what that fuel takes, so that the deterministic budget, not the clock, ends a
-    /// long program.
+    /// The limits of a sample of a task whose reference time limit is `time_limit`: that
+    /// limit's budget ([`wasmeval_core::evaluation::time_limit_budget`]) when
+    /// `fuel_from_time_limit`, else these.
     pub fn for_task(self, time_limit: Option<f64>) -> Limits {
-        match time_limit {
-            Some(seconds) if self.fuel_from_time_limit && seconds.is_finite() && seconds > 0.0 => {
-                let fuel = Limits::fuel_for_seconds(seconds);
-                let needed = Duration::from_secs_f64(fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0);
-                Limits {
-                    fuel,
-                    timeout: self.timeout.max(needed),
-                    ..self
-                }
-            }
+        match wasmeval_core::evaluation::time_limit_budget(time_limit) {
+            Some((fuel, wall)) if self.fuel_from_time_limit => Limits {
+                fuel,
+                timeout: self.timeout.max(wall),
+                ..self
+            },
             _ => self,
         }
     }

