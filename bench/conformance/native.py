@@ -49,7 +49,10 @@ def _last_line(text: str, limit: int = 300) -> str:
     lines = [line for line in (text or "").strip().splitlines() if line.strip()]
     if not lines:
         return ""
-    # An assertion's or exception's line, else the last.
+    # The place of a Lua or Ruby failure, an assertion's or exception's line, else the last.
+    for line in lines:
+        if re.search(r"\.(lua|rb):\d+:", line) and not line.strip().startswith(("stack", "[C]", "from ")):
+            return line.strip()[:limit]
     for line in reversed(lines):
         if re.search(r"(Error|error|Assertion|assert|panicked|FAIL|failed)", line):
             return line.strip()[:limit]
@@ -206,7 +209,8 @@ class Native:
                     tools["lua"] = (lua, _version([lua, "-v"]))
                 break
         if shutil.which("ruby"):
-            probe = subprocess.run(["ruby", "-e", "require 'test/unit'"], capture_output=True)
+            probe = subprocess.run(["ruby", "-e", "require 'test/unit'; Test::Unit::AutoRunner.need_auto_run = false"],
+                                   capture_output=True, cwd=self.dir)
             if probe.returncode == 0:
                 tools["ruby"] = ("ruby", _version(["ruby", "--version"]))
         for ts in ["ts-node"]:
@@ -334,8 +338,14 @@ class Native:
                     build = [exe, "--edition", "2021", "-O", "-A", "warnings", str(src), "-o", str(binary)]
                     if program.mode == "rust-test":
                         build.insert(1, "--test")
+                if lang == "cpp" and "<openssl/" in code:
+                    build.append("-lcrypto")
                 rc, _, err = self._exec(build, tmp, timeout=COMPILE_TIMEOUT_S)
                 if rc != 0:
+                    lacking = re.search(r"fatal error: ([\w/.+-]+): No such file or directory", err) or \
+                        re.search(r"can't find crate for `(\w+)`", err)
+                    if lacking:
+                        return {"passed": None, "message": f"the host lacks `{lacking.group(1)}`"}
                     return {"passed": False, "message": "does not compile natively: " + _first_error(err)}
                 cmd = [str(binary)]
             else:
@@ -348,6 +358,11 @@ class Native:
             if lang == "python" and "No module named 'numpy'" in err:
                 return {"passed": None, "message": "the test imports numpy, which the host's python lacks",
                         "retry_numpy": True}
+            lacking = re.search(r"No module named '([\w.]+)'|Cannot find module '([^']+)'|"
+                                r"module '([\w.]+)' not found|cannot load such file -- ([\w/]+)", err)
+            if lacking:
+                name = next(g for g in lacking.groups() if g)
+                return {"passed": None, "message": f"the host lacks the module `{name}`"}
             if rc is None:
                 return {"passed": False, "message": err}
             return {"passed": False, "message": f"exit {rc}: {_last_line(err or out)}"}

@@ -27,12 +27,17 @@ def differs(door: str, base: dict, other: dict) -> str | None:
         if base["error"] and other["error"]:
             return None
         return "one door could not evaluate the sample"
+    if base["verdict"] == "timeout" and other["passed"] and door in ("submit", "run_code"):
+        return "budget: run's default fuel ran out, SandboxFusion's default (10 s a run) did not"
     if door in VERDICT_DOORS and other["verdict"] is not None and base["verdict"] is not None:
         if other["verdict"] != base["verdict"]:
             return "verdict"
         if door in CASE_DOORS and other["cases"] is not None and base["cases"] is not None \
                 and other["cases"] != base["cases"]:
-            return "case verdicts"
+            if len(other["cases"]) != len(base["cases"]):
+                return f"{len(base['cases'])} cases in run, {len(other['cases'])} here"
+            return "case verdicts: " + ", ".join(f"{i + 1}: {a} / {b}" for i, (a, b)
+                                                   in enumerate(zip(base["cases"], other["cases"])) if a != b)[:120]
     elif other["passed"] != base["passed"]:
         return "passed"
     if door in ("compute_score", "trl_reward") and other["score"] is not None:
@@ -98,6 +103,8 @@ def cluster(items: list, key) -> list:
 
 
 def ids(keys: list, limit: int = 8) -> str:
-    names = [k.split("|", 1)[1] for k in keys]
+    """The task ids of `keys`, each with its task file's name when they come from several."""
+    groups = {k.split("|", 1)[0] for k in keys}
+    names = [k.split("|", 1)[1] if len(groups) == 1 else k.replace("|", ":") for k in keys]
     more = f" and {len(names) - limit} more" if len(names) > limit else ""
     return ", ".join(names[:limit]) + more
