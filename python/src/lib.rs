@@ -161,9 +161,11 @@ impl Evaluator {
 
     /// Evaluates one sample (a samples-file line: `task_id` and `completion` or `solution`)
     /// against one task (a task-file line, in any format `run` reads); returns the result as a
-    /// results.jsonl line. With `answer=True` the second argument is a model's answer instead:
-    /// its code is extracted (the first fenced block, else all of it) and taken as a whole program
-    /// when it defines the entry point, else as a completion (core's `formats::answers`).
+    /// results.jsonl line. With `answer=True` the second argument is a model's answer instead and
+    /// the first a ground truth as RL datasets hold it (core's `formats::ground_truth`: a task
+    /// record, a list of asserts, stdin/stdout pairs): the answer's code (its fenced block, else
+    /// all of it) is a completion of the prompt when the prompt is code defining the entry point
+    /// and the answer does not define it, else the whole program (core's `formats::answers`).
     #[pyo3(signature = (task, sample, answer=false))]
     fn evaluate(&self, py: Python<'_>, task: &str, sample: &str, answer: bool) -> PyResult<String> {
         py.detach(|| self.evaluate_one(task, sample, 0, answer))
@@ -242,7 +244,15 @@ impl Evaluator {
                 "{what}: {e}"
             )))
         };
-        let task = wasmeval_core::formats::tasks::parse_task(task).map_err(|e| bad("task", e))?;
+        let task = match answer {
+            // What an RL dataset holds: a task record, asserts, or stdin/stdout pairs.
+            true => wasmeval_core::formats::ground_truth::task_from_ground_truth(
+                task,
+                wasmeval_core::formats::answers::fence_language(sample),
+            )
+            .map_err(|e| bad("ground truth", e))?,
+            false => wasmeval_core::formats::tasks::parse_task(task).map_err(|e| bad("task", e))?,
+        };
         let sample = if answer {
             wasmeval_core::formats::answers::sample_from_answer(&task, sample, index).0
         } else {

@@ -231,9 +231,12 @@ class Evaluator:
         (a dict in any task format); returns the result dict."""
         return json.loads(self._native.evaluate(_json(task), _json(sample)))
 
-    def evaluate_answer(self, task: Union[Mapping[str, Any], str], answer: str) -> dict:
-        """A model's answer (chat text) against ``task``: the code is its first fenced block
-        (else all of it), a whole program when it defines the entry point, else a completion."""
+    def evaluate_answer(self, task: Union[Mapping[str, Any], Sequence[Any], str], answer: str) -> dict:
+        """A model's answer (chat text) against ``task``, a ground truth as RL datasets hold it (a
+        task record in any format, a list of assert strings, stdin/stdout pairs with or without
+        ``fn_name``: see :mod:`wasmeval.rewards`). The code is the answer's fenced block (else all
+        of it): a completion of the prompt when the prompt is code defining the entry point and
+        the answer does not define it, else the whole program."""
         return json.loads(self._native.evaluate(_json(task), _text(answer), answer=True))
 
     def evaluate_many(self, pairs: Iterable, *, answers: bool = False) -> list:
@@ -262,7 +265,7 @@ def _text(text: str) -> str:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def _json(record: Union[Mapping[str, Any], str]) -> str:
+def _json(record: Union[Mapping[str, Any], Sequence[Any], str]) -> str:
     return _text(record if isinstance(record, str) else json.dumps(record, ensure_ascii=False))
 
 

@@ -8,6 +8,7 @@ pub mod answers;
 pub mod compiled_asserts;
 pub mod go_asserts;
 mod go_values;
+pub mod ground_truth;
 pub mod humaneval;
 pub mod humaneval_x;
 pub mod javascript_asserts;
