@@ -242,8 +242,9 @@ impl<'a> Evaluator<'a> {
 
     /// The route of `language`'s samples, when its guest or compiler is loaded.
     /// Runs `code`, a whole program in `language`, once on `stdin` with `files` in its `/tmp`
-    /// (SandboxFusion's `run_code`): its build, when it does not build, or its execution and the
-    /// files of `fetch` it left.
+    /// (SandboxFusion's `run_code`): its build (under `compile_limits`), when it does not build,
+    /// or its execution and the files of `fetch` it left.
+    #[allow(clippy::too_many_arguments)]
     pub fn run_program(
         &self,
         language: Language,
@@ -252,12 +253,13 @@ impl<'a> Evaluator<'a> {
         files: &[(PathBuf, Vec<u8>)],
         fetch: &[PathBuf],
         limits: Limits,
+        compile_limits: CompileLimits,
     ) -> anyhow::Result<ProgramRun> {
         let route = self.route(language)?;
         let cx = Context {
             sandbox: self.sandbox,
             limits,
-            compile_limits: self.compile_limits,
+            compile_limits,
             module_cache: &self.module_cache,
         };
         let task = Task {

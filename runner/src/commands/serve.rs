@@ -34,9 +34,24 @@ pub struct ServeArgs {
     /// Worker threads evaluating samples [default: number of cores].
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Requests that may wait for a worker [default: 4 x jobs]; past it, 429.
+    /// Requests of the native API that may wait for a worker [default: 4 x jobs]; past it, 429.
     #[arg(long, value_name = "N")]
     pub queue: Option<usize>,
+    /// Requests of SandboxFusion's routes that may wait for a worker [default: 256, at least 4 x
+    /// jobs]; past it, 503. They wait rather than refuse: one that no worker took within its own
+    /// `compile_timeout + run_timeout` gets 504 (which verl retries).
+    #[arg(long, value_name = "N")]
+    pub wait_queue: Option<usize>,
+    /// The largest `memory_limit_MB` a SandboxFusion request may ask for (accepts MiB, GiB
+    /// suffixes); above it, 422. Also what `-1` (SandboxFusion's "no limit") gets. verl asks for
+    /// 1024 MB by default.
+    #[arg(long, default_value = "1GiB", value_parser = parse_bytes, value_name = "BYTES")]
+    pub max_memory: u64,
+    /// The largest `run_timeout` (and `compile_timeout`) a SandboxFusion request may ask for, in
+    /// seconds; above it, 422. A run's fuel is `run_timeout` native seconds, its wall clock twice
+    /// that in real time.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub max_run_timeout: f64,
     /// Largest request body (accepts KiB, MiB suffixes); past it, 413.
     #[arg(long, default_value = "1MiB", value_parser = parse_bytes, value_name = "BYTES")]
     pub max_body: u64,
@@ -66,6 +81,10 @@ pub struct ServeArgs {
     pub runtime: RuntimeArgs,
 }
 
+/// SandboxFusion's requests that may wait by default: room for four of verl's 64 concurrent
+/// requests (its `max_concurrent`) from each of several trainers.
+const DEFAULT_WAIT_QUEUE: usize = 256;
+
 /// Runs `wasmeval serve` until SIGTERM or Ctrl-C, then finishes the requests in flight.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if !args.bind.ip().is_loopback() && args.token.is_none() && !args.public {
@@ -94,6 +113,25 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let capacity = args.queue.unwrap_or(4 * workers).max(1);
+    let wait_capacity = args
+        .wait_queue
+        .unwrap_or(DEFAULT_WAIT_QUEUE.max(4 * workers))
+        .max(1);
+    if !(args.max_run_timeout.is_finite() && args.max_run_timeout > 0.0) {
+        return Err(BadInput(format!(
+            "--max-run-timeout {}: give a positive number of seconds",
+            args.max_run_timeout
+        ))
+        .into());
+    }
+    // wasm32's linear memory cannot grow past 4 GiB.
+    if args.max_memory < (1 << 20) || args.max_memory > (4 << 30) {
+        return Err(BadInput(format!(
+            "--max-memory {} bytes: give between 1MiB and 4GiB",
+            args.max_memory
+        ))
+        .into());
+    }
     // The sandbox and evaluator live as long as the process.
     let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(workers)?));
     let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
@@ -119,9 +157,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         by_id,
         datasets,
         evaluator: Arc::new(evaluator),
-        queue: WorkQueue::start(workers, capacity)?,
+        queue: WorkQueue::start(workers, capacity, wait_capacity)?,
         languages,
         token: args.token.clone(),
+        sandbox_fusion: crate::server::sandbox_fusion::Maxima {
+            memory: args.max_memory,
+            run_timeout: args.max_run_timeout,
+            disk: args.limits.disk,
+        },
     });
     let site = match crate::commands::report::site_assets(args.site_assets.as_deref()) {
         Ok(dir) => Some(dir),

@@ -41,7 +41,7 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, I32Exit, WasiCtxBuilder};
 
-/// How often the epoch advances; the wall-clock limit is counted in these ticks.
+/// How often the epoch advances: how often a running guest checks its wall-clock deadline.
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Deepest stack a guest may use, in bytes. Guests run on the calling thread's stack, which must be
@@ -520,13 +520,17 @@ impl Sandbox {
         );
         store.limiter(|state| &mut state.limiter);
         store.set_fuel(limits.fuel)?;
-        let ticks = limits
-            .timeout
-            .as_millis()
-            .div_ceil(EPOCH_TICK.as_millis())
-            .max(1) as u64;
-        store.set_epoch_deadline(ticks);
-        store.epoch_deadline_trap();
+        // The wall-clock backstop in real time: each epoch tick only wakes this check, so a
+        // ticker that a loaded machine runs late does not stretch the limit (ticks counted as
+        // 10 ms each let `run_timeout=10` run 12.2 s under load: issue 34).
+        let deadline = Instant::now() + limits.timeout;
+        store.epoch_deadline_callback(move |_| {
+            Ok(match Instant::now() >= deadline {
+                true => wasmtime::UpdateDeadline::Interrupt,
+                false => wasmtime::UpdateDeadline::Continue(1),
+            })
+        });
+        store.set_epoch_deadline(1);
         Ok((store, output))
     }
 

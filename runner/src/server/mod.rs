@@ -2,7 +2,9 @@
 //!
 //! Invariants (ARCHITECTURE.md, "The server"):
 //! - Sandbox work runs on the [`queue`]'s worker threads, never on the async runtime's; the queue
-//!   is bounded, and a full one answers 429 with `Retry-After` at once.
+//!   is bounded: the native API's requests find a full queue refused at once (429 with
+//!   `Retry-After`), SandboxFusion's wait in it (bounded by `--wait-queue`, 503 past it) and get
+//!   504 when no worker took them within their own timeout ([`sandbox_fusion`]).
 //! - A request's limits only lower the server's (`--fuel`, `--memory`, ... are maxima).
 //! - Bodies over `--max-body` get 413; a malformed body gets 400 naming the JSON path at fault.
 //! - With a bearer token, every route that carries data (the API, SandboxFusion's routes,
@@ -12,7 +14,7 @@
 
 pub mod connections;
 pub mod queue;
-mod sandbox_fusion;
+pub mod sandbox_fusion;
 
 use crate::evaluator::Evaluator;
 use crate::sandbox::Limits;
@@ -47,6 +49,8 @@ pub struct ServerState {
     pub languages: Vec<Language>,
     /// The bearer token the API requires, if any.
     pub token: Option<String>,
+    /// The maxima of SandboxFusion's requests (`--max-memory`, `--max-run-timeout`).
+    pub sandbox_fusion: sandbox_fusion::Maxima,
 }
 
 /// The router: the API under `/api/v1`, `bundle` (the site's data, when there is one) at
@@ -82,9 +86,17 @@ pub fn router(
     // below, hold no data and are public).
     let mut data = Router::new()
         .route("/run_code", post(sandbox_fusion::run_code))
+        .route("/run_jupyter", post(sandbox_fusion::run_jupyter))
+        .route("/list_datasets", get(sandbox_fusion::list_datasets))
+        .route("/list_ids", post(sandbox_fusion::list_ids))
         .route("/get_prompts", post(sandbox_fusion::get_prompts))
         .route("/get_prompt_by_id", post(sandbox_fusion::get_prompt_by_id))
-        .route("/submit", post(sandbox_fusion::submit));
+        .route("/submit", post(sandbox_fusion::submit))
+        .route("/get_metrics", post(sandbox_fusion::get_metrics))
+        .route(
+            "/get_metrics_function",
+            post(sandbox_fusion::get_metrics_function),
+        );
     if let Some(bundle) = bundle {
         data = data.route(
             "/bundle.json",
@@ -108,7 +120,11 @@ pub fn router(
         ))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state.clone());
-    let mut app = Router::new().nest("/api/v1", api).merge(data);
+    // SandboxFusion's liveness probe carries no data: public, for a readiness probe.
+    let mut app = Router::new()
+        .route("/v1/ping", get(sandbox_fusion::ping))
+        .nest("/api/v1", api)
+        .merge(data);
     if let Some(site) = site {
         // ServeDir resolves paths inside `site` only (`..`, encoded slashes and absolute paths
         // are refused), and serves no directory listing; `confine_to_site` refuses what a
@@ -223,7 +239,12 @@ async fn health(State(state): State<Arc<ServerState>>) -> Json<Value> {
         "queue": {
             "depth": state.queue.depth(),
             "capacity": state.queue.capacity(),
+            "wait_capacity": state.queue.patient_capacity(),
             "workers": state.queue.workers(),
+        },
+        "sandbox_fusion": {
+            "max_memory": state.sandbox_fusion.memory,
+            "max_run_timeout": state.sandbox_fusion.run_timeout,
         },
     }))
 }

@@ -1,6 +1,6 @@
 //! `wasmeval serve`, as a real server on an ephemeral loopback port: the API's answers, the
-//! bounds a hostile client meets (429, 413, 400 with the JSON path, 401), the static files kept
-//! inside the site, and SIGTERM draining to exit 0.
+//! bounds a hostile client meets (429, 413, 400 with the JSON path, 401; SandboxFusion's routes
+//! wait, then 504 or 503), the static files kept inside the site, and SIGTERM draining to exit 0.
 
 use crate::support::{repo, wasmeval};
 use serde_json::{json, Value};
@@ -121,6 +121,7 @@ fn the_api_evaluates_samples_as_run_does_and_limits_only_go_down() {
         .contains(&json!("python")));
     assert_eq!(health["limits"]["fuel"], 2_000_000_000u64);
     assert_eq!(health["queue"]["capacity"], 8);
+    assert_eq!(health["queue"]["wait_capacity"], 256);
 
     let (status, body) = server.get("/api/v1/tasks?per_page=5&page=2");
     assert_eq!(status, 200);
@@ -535,8 +536,12 @@ fn regression_deeply_nested_typescript_does_not_kill_the_server() {
     let (status, _, body) = server.post("/run_code", &request.to_string(), "");
     assert_eq!(status, 200, "{}", &body[..body.len().min(300)]);
     let answer = json_of(&body);
+    // SandboxFusion runs TypeScript with tsx: a program that does not parse is a run that
+    // exited 1, with no compile step.
     assert_eq!(answer["status"], "Failed", "{answer}");
-    assert_eq!(answer["compile_result"]["status"], "Error", "{answer}");
+    assert_eq!(answer["compile_result"], Value::Null, "{answer}");
+    assert_eq!(answer["run_result"]["status"], "Finished", "{answer}");
+    assert_eq!(answer["run_result"]["return_code"], 1, "{answer}");
     let request = json!({"code": "console.log(1 as number);", "language": "typescript"});
     let (status, _, body) = server.post("/run_code", &request.to_string(), "");
     assert_eq!(status, 200);
@@ -590,4 +595,174 @@ fn regression_two_thousand_idle_connections_do_not_stop_the_server() {
         );
     }
     assert_eq!(server.get("/api/v1/health").0, 200);
+}
+
+/// Posts each of `bodies` to `path` at once, one thread each: (status, body, seconds) in order.
+fn post_all(address: &str, path: &str, bodies: Vec<String>) -> Vec<(u16, String, f64)> {
+    let threads: Vec<_> = bodies
+        .into_iter()
+        .map(|body| {
+            let (address, path) = (address.to_owned(), path.to_owned());
+            std::thread::spawn(move || {
+                let started = std::time::Instant::now();
+                let (status, _, body) = post(&address, &path, &body, "");
+                (status, body, started.elapsed().as_secs_f64())
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
+#[test]
+fn regression_sandbox_fusions_clients_wait_for_a_worker_instead_of_getting_429() {
+    // Issue 34: verl sends 64 requests at once and retries only 504; with a queue of 4 x jobs,
+    // 126 of 160 got 429 and scored zero.
+    let server = Server::start(&["--jobs", "1"]);
+    let bodies = (0..64)
+        .map(|i| {
+            json!({"code": "print(int(input()) * 2)", "language": "python", "stdin": i.to_string()})
+                .to_string()
+        })
+        .collect();
+    let answers = post_all(&server.address, "/run_code", bodies);
+    for (i, (status, body, _)) in answers.iter().enumerate() {
+        assert_eq!(*status, 200, "{i}: {body}");
+        let answer = json_of(body);
+        assert_eq!(answer["status"], "Success", "{i}: {answer}");
+        assert_eq!(
+            answer["run_result"]["stdout"],
+            format!("{}\n", i * 2),
+            "{i}"
+        );
+    }
+    // The native API still refuses at once past its own queue.
+    let (status, body) = server.get("/api/v1/health");
+    assert_eq!(
+        (status, json_of(&body)["queue"]["depth"].clone()),
+        (200, json!(0))
+    );
+}
+
+/// The resident memory of process `pid`, in bytes.
+fn resident_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib << 10
+}
+
+#[test]
+fn a_flood_past_the_wait_queue_gets_504_and_503_quickly_and_memory_stays_bounded() {
+    let server = Server::start(&["--jobs", "1", "--wait-queue", "4", "--max-body", "1MiB"]);
+    // The worker is busy for the flood's whole length: an endless loop for its 2 x 8 s.
+    let address = server.address.clone();
+    let busy = std::thread::spawn(move || {
+        let request =
+            json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 8});
+        post(&address, "/run_code", &request.to_string(), "")
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while json_of(&server.get("/api/v1/health").1)["queue"]["depth"] != 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first request never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let before = resident_bytes(server.child.id());
+    // 512 requests of 512 KiB each (256 MiB in all), 64 at a time, each giving up after 1 s.
+    let padding = format!("# {}\n", "x".repeat(512 << 10));
+    let mut answers = Vec::new();
+    for _ in 0..8 {
+        let bodies = (0..64)
+            .map(|_| json!({"code": format!("{padding}print(1)"), "language": "python", "run_timeout": 0.5, "compile_timeout": 0.5}).to_string())
+            .collect();
+        answers.extend(post_all(&server.address, "/run_code", bodies));
+    }
+    let after = resident_bytes(server.child.id());
+    let mut statuses = std::collections::BTreeMap::new();
+    for (status, body, seconds) in &answers {
+        *statuses.entry(*status).or_insert(0) += 1;
+        assert!(
+            matches!(status, 503 | 504),
+            "{status}: {}",
+            &body[..body.len().min(300)]
+        );
+        // 503 at once, 504 when the request's own 1 s is up.
+        assert!(*seconds < 5.0, "{status} after {seconds} s");
+    }
+    assert!(
+        statuses.get(&504).copied().unwrap_or(0) >= 4,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.get(&503).copied().unwrap_or(0) >= 400,
+        "{statuses:?}"
+    );
+    let grown = after.saturating_sub(before);
+    assert!(grown < 96 << 20, "the server grew by {} MiB", grown >> 20);
+    let (status, _, body) = busy.join().unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        json_of(&body)["run_result"]["status"],
+        "TimeLimitExceeded",
+        "{body}"
+    );
+}
+
+#[test]
+fn regression_run_timeout_is_native_seconds_of_fuel_and_the_wall_clock_is_real_time() {
+    // Issue 34: at run_timeout=10 the budget stayed the default fuel (0.2-0.45 s of native
+    // CPython), and the wall clock, counted in ticks, stretched under load (killed at 12.2 s).
+    let server = Server::start(&["--jobs", "2"]);
+    // About 1.7e10 fuel: more than the default budget of 1e10, a fraction of a second natively.
+    let program = "s = 0\nfor i in range(4_000_000):\n    s = (s + i * i) % 1000003\nprint(s)\n";
+    let request = json!({"code": program, "language": "python", "run_timeout": 10});
+    let (status, _, body) = server.post("/run_code", &request.to_string(), "");
+    assert_eq!(status, 200, "{body}");
+    let answer = json_of(&body);
+    assert_eq!(answer["status"], "Success", "{answer}");
+    let native: u64 = (0..4_000_000u64).fold(0, |s, i| (s + i * i) % 1_000_003);
+    assert_eq!(answer["run_result"]["stdout"], format!("{native}\n"));
+    // An endless loop ends at twice run_timeout of real time, however loaded the machine.
+    let endless = json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1});
+    let answers = post_all(&server.address, "/run_code", vec![endless.to_string(); 2]);
+    for (status, body, seconds) in answers {
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            json_of(&body)["run_result"]["status"],
+            "TimeLimitExceeded",
+            "{body}"
+        );
+        assert!((2.0..3.5).contains(&seconds), "answered after {seconds} s");
+    }
+    // compile_timeout bounds the build: seconds of template instantiations get
+    // TimeLimitExceeded at compile_timeout=1 (a nonce keeps the compile cache out of it).
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let slow = format!(
+        "// {nonce}\n#include <utility>\n#include <cstdio>\n\
+         template<int I> __attribute__((noinline)) int h(int x) {{ int s = x; for (int k = 0; k < I % 7 + 3; k++) s = s * 31 + I + k; return s; }}\n\
+         template<int... I> int g(std::integer_sequence<int, I...>) {{ int s = 0; int a[] = {{(s += h<I>(I))...}}; (void)a; return s; }}\n\
+         int main() {{ std::printf(\"%d\\n\", g(std::make_integer_sequence<int, 3000>{{}})); }}\n"
+    );
+    let request = json!({"code": slow, "language": "cpp", "compile_timeout": 1});
+    let started = std::time::Instant::now();
+    let (status, _, body) = server.post("/run_code", &request.to_string(), "");
+    assert_eq!(status, 200, "{}", &body[..body.len().min(300)]);
+    let answer = json_of(&body);
+    assert_eq!(
+        answer["compile_result"]["status"],
+        "TimeLimitExceeded",
+        "{}",
+        &body[..body.len().min(600)]
+    );
+    assert_eq!(answer["run_result"], Value::Null);
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
 }
