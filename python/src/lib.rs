@@ -222,9 +222,15 @@ impl Evaluator {
         })?;
         py.detach(|| -> anyhow::Result<String> {
             let stdin = stdin.unwrap_or_default().into_bytes();
-            let run = self
-                .inner
-                .run_program(language, code, stdin, &[], &[], self.inner.limits)?;
+            let run = self.inner.run_program(
+                language,
+                code,
+                stdin,
+                &[],
+                &[],
+                self.inner.limits,
+                self.inner.compile_limits,
+            )?;
             Ok(program_json(run).to_string())
         })
         .map_err(to_py)

@@ -365,9 +365,10 @@ class RewardPool:
         completions: Sequence[Union[str, Sequence[Mapping[str, Any]]]],
     ) -> List[float]:
         """One reward per completion: 1.0 when it passed, else the fraction of its task's cases
-        that passed (0.0 with ``passed_only``). ``tasks[i]`` (a dict or JSON text, any task
-        format) is the task of ``completions[i]`` (chat text, whose first fenced block is the
-        code, or a conversation whose last message is the answer)."""
+        that passed (0.0 with ``passed_only``). ``tasks[i]`` is the ground truth of
+        ``completions[i]`` (any shape :mod:`wasmeval.rewards` takes: a task record, a list of
+        asserts, stdin/stdout pairs; a dict, a list or JSON text); a completion is chat text,
+        whose fenced block is the code, or a conversation whose last message is the answer."""
         refs = [a.score.remote(p, self.passed_only) for a, p in self._slices(tasks, completions)]
         return [s for part in self._parts(refs) for s in part]
 

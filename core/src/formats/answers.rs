@@ -46,7 +46,14 @@ impl Extraction {
 /// does not define that function itself; otherwise it is a whole program.
 pub fn sample_from_answer(task: &Task, answer: &str, index: u64) -> (Sample, Extraction) {
     let names = entry_points(task);
-    let extracted = extract_code(answer, task.language, names.first().map(String::as_str));
+    // Among several blocks, the one that defines the entry point, not one that calls it.
+    let hint = names.first().map(|name| match task.language {
+        Language::Python | Language::Ruby => format!("def {name}"),
+        Language::Rust => format!("fn {name}"),
+        Language::Go => format!("func {name}"),
+        _ => name.clone(),
+    });
+    let extracted = extract_code(answer, task.language, hint.as_deref());
     let extraction = match extracted.rule {
         ExtractionRule::FenceInLanguage | ExtractionRule::Fence => Extraction::Fenced,
         ExtractionRule::OpenFence => Extraction::IncompleteFenced,
@@ -412,6 +419,17 @@ mod tests {
         let (sample, _) =
             sample_from_answer(&python, "```text\nusage\n```\n```python\nx = 1\n```", 0);
         assert_eq!(sample.code, SampleCode::Solution("x = 1\n".into()));
+        // Among blocks of the language, the one defining the entry point, not one calling it.
+        let add = task(Language::Python, "Add two numbers.", Some("add"));
+        let (sample, _) = sample_from_answer(
+            &add,
+            "Use it so:\n```python\nprint(add(1, 2))\n```\nDefined so:\n```python\ndef add(a, b):\n    return a + b\n```",
+            0,
+        );
+        assert_eq!(
+            sample.code,
+            SampleCode::Solution("def add(a, b):\n    return a + b\n".into())
+        );
         let extraction = |answer: &str| sample_from_answer(&python, answer, 0).1;
         assert_eq!(extraction("```py\nx = 1\n"), Extraction::IncompleteFenced);
         assert_eq!(extraction("    return 1\n"), Extraction::Heuristic);
