@@ -2,10 +2,18 @@
 //
 // WASMEVAL_CASE(i, call) reports case i: "start <i>", then the value `call` returned as plain data
 // ("value <i> <json>"), then "end <i> returned null" (see guests/cxx/end_of_tests.c for the lines).
-// JSON forms, as the harness's: integers, floats (shortest text that reads back to the same
-// float; nan and the infinities as {"$float": "nan" | "inf" | "-inf"}), bool, char and strings as
-// strings, vectors as arrays, maps as {"$dict": [[key, value], ..]}, pairs as {"$tuple": [..]}.
-// A return type not listed here does not compile: such a task is not converted.
+// JSON forms, as the harness's: integers, floats (the shortest text that reads back to the same
+// double: a float is reported as the exact double it promotes to, 1.2f as 1.2000000476837158,
+// which the host compares with a `1.2f` literal read as a float; nan and the infinities as
+// {"$float": "nan" | "inf" | "-inf"}), bool, char and strings as strings, vectors as arrays, maps
+// as {"$dict": [[key, value], ..]}, pairs as {"$tuple": [..]}. A return type not listed here does
+// not compile: such a task is not converted.
+//
+// `wasmeval_calls::compared<decltype(LIT)>(call)` is what a converted `call == LIT` reports for a
+// number, bool or char literal: the value as C++'s `==` compares it, converted to the common type
+// of both operands (the usual arithmetic conversions), so that a float returned where the test
+// compares with the double literal 1.2 is the double 1.2000000476837158, not equal to 1.2, as
+// g++ says. Only the literal's type enters the driver, never its value.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -86,7 +94,9 @@ template <class F> void show_float(std::string &out, F value, int digits_from) {
     // by value, so "3" and "3.0" are the same there.
 }
 
-inline void show(std::string &out, float value) { show_float(out, value, 6); }
+// A float as the exact double it is (every float is one): C++ promotes it so where a test compares
+// it with a double, and a float literal the host reads is that double too.
+inline void show(std::string &out, float value) { show_float(out, (double)value, 15); }
 inline void show(std::string &out, double value) { show_float(out, value, 15); }
 inline void show(std::string &out, long double value) { show_float(out, (double)value, 15); }
 
@@ -127,6 +137,21 @@ template <class A, class B> void show(std::string &out, const std::pair<A, B> &v
     out += ',';
     show(out, value.second);
     out += "]}";
+}
+
+// The type `value == literal` compares in when the literal's type is L: their common type when
+// both are arithmetic (bool, char, integers, floats), else the value's own.
+template <class T, class L, bool = std::is_arithmetic<T>::value &&std::is_arithmetic<L>::value>
+struct compared_type {
+    typedef T type;
+};
+template <class T, class L> struct compared_type<T, L, true> {
+    typedef typename std::common_type<T, L>::type type;
+};
+
+template <class L, class T>
+typename compared_type<typename std::decay<T>::type, typename std::decay<L>::type>::type compared(const T &value) {
+    return static_cast<typename compared_type<typename std::decay<T>::type, typename std::decay<L>::type>::type>(value);
 }
 
 inline void line(const std::string &words) { __wasmeval_report(words.data(), words.size()); }

@@ -690,7 +690,8 @@
     if (!isArray(args)) throw new TypeError_('the arguments of a call must be an array');
     return args;
   };
-  // The return value as JSON: null, booleans, numbers (NaN and infinities as `$float`), strings,
+  // The return value as JSON: null, booleans, numbers (NaN and infinities as `$float`, -0 as
+  // `-0.0`), strings,
   // arrays, objects whose prototype is Object.prototype or null, Maps (`$dict`) and Sets (`$set`);
   // anything else (undefined, functions, class instances, symbols, bigints) is not plain data.
   const objectPrototype = Object.prototype;
@@ -739,7 +740,25 @@
     }
     throw new TypeError_('return value of type ' + (value === undefined ? 'undefined' : typeof value === 'object' ? 'object (not a plain object, array, Map or Set)' : typeof value) + ' is not plain data');
   };
-  const serialize = (value) => jsonStringify(plain(value, 0));
+  // JSON of a plain value, with -0 written `-0.0` (JSON.stringify writes it `0`), so that the
+  // host can tell it from 0 as `Object.is` (deepStrictEqual, strictEqual) does; `==` and
+  // deepEqual do not.
+  const json = (value) => {
+    if (typeof value === 'number') return objectIs(value, -0) ? '-0.0' : jsonStringify(value);
+    if (isArray(value)) {
+      let out = '[';
+      for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + json(value[i]);
+      return out + ']';
+    }
+    if (value !== null && typeof value === 'object') {
+      const keys = objectKeys(value);
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + jsonStringify(keys[i]) + ':' + json(value[keys[i]]);
+      return out + '}';
+    }
+    return jsonStringify(value);
+  };
+  const serialize = (value) => json(plain(value, 0));
 
   const global = globalThis;
   const fixed = (name, value) => { defineProperty(global, name, { value, writable: false, enumerable: false, configurable: false }); };

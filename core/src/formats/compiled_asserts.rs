@@ -8,6 +8,18 @@
 //! (`judging::compiled::calls_program` adds the support). Other statements (declarations the
 //! asserts use) stay where they are.
 //!
+//! What a case compares is what the test's own `==` compares (issue 33): each assert is still
+//! compiled, unevaluated (`(void)sizeof((<assert>) ? 1 : 0);` in C++, `if false { <assert> }` in
+//! Rust), so a comparison the compiler refuses is a `compile_error` as natively; C++ reports a
+//! value compared with a number, bool or character literal converted to their common type
+//! (`wasmeval_calls::compared<decltype(<literal>)>(<call>)`: a `float` against the double `1.2`
+//! is the double `1.2000000476837158`), reports a `float` as the exact double it is, and reads a
+//! literal of type `float` (`1.2f`, `(float)1.2`, `float(1)`, the items of a `vector<float>` or of
+//! a `vector<float>` parameter of `issame`) as that float. Rust compares an `f32` with an `f32`
+//! (an unsuffixed literal takes the value's type): its driver reports an `f32` by its shortest
+//! text and its literals are read as written, which is exact for literals of at most 6
+//! significant digits (every such decimal is its `f32`'s shortest text).
+//!
 //! Shapes converted, either side of `==` holding the literal:
 //!
 //! | language | assert | case |
@@ -53,9 +65,16 @@ pub fn cpp_calls(test: &str) -> Option<TestSuite> {
             return None;
         }
         let inner = call_arguments(statement, "assert")?;
-        let (call, case) = cpp_case(inner, &issame, cases.len())?;
+        let (reported, case) = cpp_case(inner, &issame, cases.len())?;
         driver.push_str(&body[last..start]);
-        driver.push_str(&format!("WASMEVAL_CASE({}, {call});", cases.len()));
+        // The assert's condition is compiled, unevaluated, so that a test that g++ would refuse
+        // (a `vector<int>` compared with a `vector<long>`, a string with a number) is refused here
+        // too; the driver then reports the value `==` compares.
+        driver.push_str(&format!(
+            "(void)sizeof(({}) ? 1 : 0); WASMEVAL_CASE({}, {reported});",
+            inner.trim(),
+            cases.len()
+        ));
         last = end;
         cases.push(case);
     }
@@ -90,8 +109,11 @@ pub fn rust_calls(program: &str) -> Option<TestSuite> {
             }
             let (call, case) = rust_case(statement, cases.len())?;
             driver.push_str(&program[last..open + start]);
+            // The assert itself is compiled, never run, so that a test that rustc would refuse
+            // (a `Vec` compared with a tuple, a literal out of its type's range) is refused here
+            // too; the driver then reports the value.
             driver.push_str(&format!(
-                "crate::__wasmeval_calls::case({}, || {call});",
+                "if false {{ {statement} }} crate::__wasmeval_calls::case({}, || {call});",
                 cases.len()
             ));
             last = open + end;
@@ -123,10 +145,12 @@ fn suite(driver: String, cases: Vec<CallCase>) -> Option<TestSuite> {
 }
 
 /// How the test's `issame(a, b)` compares, when it defines one: as dicts (its parameters are
-/// `map`s), within a tolerance (its body takes `abs` of a difference), or exactly.
+/// `map`s), within a tolerance (its body takes `abs` of a difference), or exactly; a literal
+/// passed for a `vector<float>` parameter is converted to `float`s.
 #[derive(Debug, Default)]
 struct IssameHelper {
     map: bool,
+    float: bool,
     tolerance: Option<f64>,
 }
 
@@ -155,15 +179,19 @@ impl IssameHelper {
                     .find_map(|word| word.parse::<f64>().ok())
             })
             .flatten();
+        let parameters = parameters.trim_start();
+        let parameters = parameters.strip_prefix("std::").unwrap_or(parameters);
         IssameHelper {
-            map: parameters.trim_start().starts_with("map<")
-                || parameters.trim_start().starts_with("std::map<"),
+            map: parameters.starts_with("map<"),
+            float: parameters.replace(' ', "").starts_with("vector<float>"),
             tolerance,
         }
     }
 }
 
-/// One C++ assert's inner expression as (the call to report, its case).
+/// One C++ assert's inner expression as (the expression to report, its case). For `call == lit`
+/// with a number, bool or character literal, the expression converts the value to the type that
+/// `==` compares in (`guests/cxx/calls.hpp`'s `compared`).
 fn cpp_case(inner: &str, issame: &IssameHelper, index: usize) -> Option<(String, CallCase)> {
     let inner = strip_parens(inner);
     let name = collapse(inner);
@@ -183,11 +211,11 @@ fn cpp_case(inner: &str, issame: &IssameHelper, index: usize) -> Option<(String,
         let [left, right] = split_top_level(arguments, ',')[..] else {
             return None;
         };
-        let (call, literal) = call_and_literal(left, right, Dialect::Cpp)?;
-        let expected = if issame.map {
-            dict_of_pairs(literal)?
-        } else {
-            literal
+        let (call, _, literal) = call_and_literal(left, right, Dialect::Cpp)?;
+        let expected = match (issame.map, issame.float) {
+            (true, _) => dict_of_pairs(literal)?,
+            (false, true) => as_float(literal)?,
+            (false, false) => literal,
         };
         return case(call, CallCheck::Equals, expected, issame.tolerance);
     }
@@ -195,7 +223,17 @@ fn cpp_case(inner: &str, issame: &IssameHelper, index: usize) -> Option<(String,
         return case(call, CallCheck::Equals, expected, Some(tolerance));
     }
     if let [left, right] = split_operator(inner, "==")[..] {
-        let (call, expected) = call_and_literal(left, right, Dialect::Cpp)?;
+        let (call, text, expected) = call_and_literal(left, right, Dialect::Cpp)?;
+        let scalar = matches!(expected, Value::Number(_) | Value::Bool(_))
+            || strip_parens(text).starts_with('\'');
+        if scalar {
+            let converted = format!(
+                "wasmeval_calls::compared<decltype({})>({})",
+                text.trim(),
+                call.trim()
+            );
+            return case(&converted, CallCheck::Equals, expected, None);
+        }
         return case(call, CallCheck::Equals, expected, None);
     }
     let negated = inner.strip_prefix("not ").or_else(|| {
@@ -234,7 +272,7 @@ fn rust_case(statement: &str, index: usize) -> Option<(String, CallCase)> {
         let [left, right, ..] = arguments[..] else {
             return None;
         };
-        let (call, expected) = call_and_literal(left, right, Dialect::Rust)?;
+        let (call, _, expected) = call_and_literal(left, right, Dialect::Rust)?;
         return make(
             &format!("{left}, {right}"),
             call,
@@ -248,7 +286,7 @@ fn rust_case(statement: &str, index: usize) -> Option<(String, CallCase)> {
         return make(inner, call, CallCheck::Equals, expected, Some(tolerance));
     }
     if let [left, right] = split_operator(inner, "==")[..] {
-        let (call, expected) = call_and_literal(left, right, Dialect::Rust)?;
+        let (call, _, expected) = call_and_literal(left, right, Dialect::Rust)?;
         return make(inner, call, CallCheck::Equals, expected, None);
     }
     match inner.strip_prefix('!') {
@@ -289,15 +327,20 @@ fn within_tolerance(inner: &str, dialect: Dialect) -> Option<(&str, Value, f64)>
     let [a, b] = split_operator(difference, "-")[..] else {
         return None;
     };
-    let (call, expected) = call_and_literal(a, b, dialect)?;
+    let (call, _, expected) = call_and_literal(a, b, dialect)?;
     Some((call, expected, tolerance))
 }
 
-/// Of two operands, the call and the literal's value: one must be a literal, the other not.
-fn call_and_literal<'a>(a: &'a str, b: &'a str, dialect: Dialect) -> Option<(&'a str, Value)> {
+/// Of two operands, the call, the literal's text and its value: one must be a literal, the other
+/// not.
+fn call_and_literal<'a>(
+    a: &'a str,
+    b: &'a str,
+    dialect: Dialect,
+) -> Option<(&'a str, &'a str, Value)> {
     match (literal(a, dialect), literal(b, dialect)) {
-        (None, Some(value)) if is_call(strip_parens(a.trim())) => Some((a.trim(), value)),
-        (Some(value), None) if is_call(strip_parens(b.trim())) => Some((b.trim(), value)),
+        (None, Some(value)) if is_call(strip_parens(a.trim())) => Some((a.trim(), b, value)),
+        (Some(value), None) if is_call(strip_parens(b.trim())) => Some((b.trim(), a, value)),
         _ => None,
     }
 }
@@ -367,9 +410,13 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
             && type_name
                 .chars()
                 .all(|c| c.is_alphanumeric() || "_:<>, ".contains(c));
-        return is_type
+        let value = is_type
             .then(|| literal(&code[close + 1..], dialect))
-            .flatten();
+            .flatten()?;
+        return match is_float_type(type_name) {
+            true => as_float(value),
+            false => Some(value),
+        };
     }
     if let Some(rest) = code.strip_prefix('-') {
         return match literal(rest, dialect)? {
@@ -397,7 +444,7 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
     }
     let first = code.chars().next()?;
     if first.is_ascii_digit() || first == '.' {
-        return number(code);
+        return number(code, dialect);
     }
     if first == '"' {
         // Rust's `"x".to_string()` and friends are the string.
@@ -426,6 +473,22 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
             let type_end = code.find(['{', '('])?;
             let type_name = code[..type_end].trim();
             let type_name = type_name.strip_prefix("std::").unwrap_or(type_name);
+            // A functional cast, as MultiPL-E writes some numbers: `float(-1)`, `double(3)`.
+            if matches!(type_name, "float" | "double") {
+                let inner = &code[type_end..];
+                let (open, close) = match inner.starts_with('(') {
+                    true => (b'(', b')'),
+                    false => (b'{', b'}'),
+                };
+                if matching(inner.as_bytes(), 0, open, close) != Some(inner.len() - 1) {
+                    return None;
+                }
+                let value = literal(&inner[1..inner.len() - 1], dialect)?;
+                return match type_name == "float" {
+                    true => as_float(value),
+                    false => Some(value),
+                };
+            }
             let container = ["vector<", "map<", "pair<"]
                 .iter()
                 .any(|t| type_name.starts_with(t));
@@ -444,9 +507,11 @@ fn literal(code: &str, dialect: Dialect) -> Option<Value> {
                 true => literal(strip_parens(inner), dialect)?,
                 false => literal(inner, dialect)?,
             };
-            // A `map` is compared as a dict, which is how `calls.hpp` reports one.
+            // A `map` is compared as a dict, which is how `calls.hpp` reports one; the items of
+            // a `vector<float>` are floats.
             match type_name.starts_with("map<") {
                 true => dict_of_pairs(value),
+                false if is_float_type(type_name) => as_float(value),
                 false => Some(value),
             }
         }
@@ -518,8 +583,50 @@ fn list(inner: &str, dialect: Dialect) -> Option<Value> {
     Some(Value::Array(items?))
 }
 
+/// Whether C++'s `type_name` is `float` or a vector of them (of any depth): what a literal
+/// converted to it holds is floats.
+fn is_float_type(type_name: &str) -> bool {
+    let mut name: String = type_name.chars().filter(|c| !c.is_whitespace()).collect();
+    loop {
+        let bare = name.strip_prefix("std::").unwrap_or(&name);
+        match bare
+            .strip_prefix("vector<")
+            .and_then(|rest| rest.strip_suffix('>'))
+        {
+            Some(item) => name = item.to_owned(),
+            None => return bare == "float",
+        }
+    }
+}
+
+/// `value` with its numbers converted to C++'s `float` (the nearest one, as a double's exact
+/// value): what `(float)1.2`, `1.2f` or an item of a `vector<float>` is, and what `calls.hpp`
+/// reports a `float` as. `None` when one does not fit (`(float)1e39` is infinite).
+fn as_float(value: Value) -> Option<Value> {
+    match value {
+        Value::Number(n) => {
+            let rounded = f64::from(n.as_f64()? as f32);
+            // An integer that a float holds exactly stays an integer.
+            let integer = n.as_i64().map(i128::from).or(n.as_u64().map(i128::from));
+            match integer {
+                Some(i) if rounded.abs() < 1e38 && rounded as i128 == i => Some(Value::Number(n)),
+                _ => serde_json::Number::from_f64(rounded).map(Value::Number),
+            }
+        }
+        Value::Array(items) => items
+            .into_iter()
+            .map(as_float)
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array),
+        other => Some(other),
+    }
+}
+
 /// A number with C++ or Rust suffixes (`1.5f`, `10LL`, `3_i32`, `2.0f64`) and `_` separators.
-fn number(code: &str) -> Option<Value> {
+/// C++'s `f` suffix makes a `float` ([`as_float`]); Rust's `f32` is left as written, since Rust
+/// compares an `f32` with an `f32` and its driver reports one by its shortest text.
+fn number(code: &str, dialect: Dialect) -> Option<Value> {
+    let mut float_suffix = false;
     let mut text: String = code.chars().filter(|&c| c != '_').collect();
     for suffix in [
         "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
@@ -529,6 +636,7 @@ fn number(code: &str) -> Option<Value> {
         if !hexadecimal || !suffix.eq_ignore_ascii_case("f") {
             if let Some(stripped) = text.strip_suffix(suffix) {
                 if !stripped.is_empty() {
+                    float_suffix = suffix.eq_ignore_ascii_case("f");
                     text = stripped.to_owned();
                     break;
                 }
@@ -541,7 +649,13 @@ fn number(code: &str) -> Option<Value> {
     let float = text.contains(['.', 'e', 'E']);
     if float {
         let value: f64 = text.parse().ok()?;
-        return value.is_finite().then(|| json!(value));
+        if !value.is_finite() {
+            return None;
+        }
+        return match float_suffix && dialect == Dialect::Cpp {
+            true => as_float(json!(value)),
+            false => Some(json!(value)),
+        };
     }
     text.parse::<i64>().ok().map(Value::from)
 }
@@ -818,18 +932,21 @@ int main(){
 "#;
         let suite = cpp_calls(test).unwrap();
         let (driver, cases) = cases(&suite);
-        assert!(driver.contains("vector<float> a={1.0, 2.0};\n    WASMEVAL_CASE(0, f(a, 0.3));"));
+        assert!(driver.contains("vector<float> a={1.0, 2.0};\n    (void)sizeof((f(a, 0.3)==true) ? 1 : 0); WASMEVAL_CASE(0, wasmeval_calls::compared<decltype(true)>(f(a, 0.3)));"), "{driver}");
         assert!(driver.contains("WASMEVAL_CASE(1, g({1.0, 2.0}));"));
-        assert!(driver.contains("WASMEVAL_CASE(3, f({1}, 2));"));
+        assert!(
+            driver.contains("(void)sizeof((not f({1}, 2)) ? 1 : 0); WASMEVAL_CASE(3, f({1}, 2));")
+        );
         assert!(!driver.contains("assert ("), "{driver}");
         use CallCheck::*;
         assert_eq!(
             cases,
             [
                 ("0: f(a, 0.3)==true".into(), json!(true), Equals, None),
+                // issame takes `vector<float>`s: the literal is converted to floats.
                 (
                     "1: issame(g({1.0, 2.0}) , {3.9, -4.0})".into(),
-                    json!([3.9, -4.0]),
+                    json!([f64::from(3.9f32), -4.0]),
                     Equals,
                     Some(1e-4)
                 ),
@@ -844,6 +961,71 @@ int main(){
                 ("5: f({}, 1)".into(), Value::Null, Truthy, None),
             ]
         );
+    }
+
+    #[test]
+    fn regression_issue_33_cpp_compares_a_float_as_its_double_against_a_double_literal() {
+        // `float f(long n) { return n / 5.0f; }` against `assert(f(6) == (1.2))`: g++ promotes
+        // the float, and 1.2f is not 1.2. The driver reports the value in the type `==` compares
+        // in, and a float literal is read as the float it is.
+        let test = "}\nint main() {\n    auto candidate = f;\n    assert(candidate((6)) == (1.2));\n    assert(candidate((6)) == (1.2f));\n    assert((1.2f) == candidate((6)));\n    assert(candidate((1)) == ('a'));\n    assert(candidate((7)) == (float(-1)));\n    assert(candidate((8)) == (std::vector<float>({(float)0.1f, (float)2})));\n    assert(candidate((9)) == ((float)0.1));\n}\n";
+        let suite = cpp_calls(test).unwrap();
+        let (driver, cases) = cases(&suite);
+        assert!(
+            driver.contains("(void)sizeof((candidate((6)) == (1.2)) ? 1 : 0); WASMEVAL_CASE(0, wasmeval_calls::compared<decltype((1.2))>(candidate((6))));"),
+            "{driver}"
+        );
+        assert!(
+            driver.contains(
+                "WASMEVAL_CASE(2, wasmeval_calls::compared<decltype((1.2f))>(candidate((6))));"
+            ),
+            "{driver}"
+        );
+        assert!(
+            driver.contains(
+                "WASMEVAL_CASE(3, wasmeval_calls::compared<decltype(('a'))>(candidate((1))));"
+            ),
+            "{driver}"
+        );
+        // A vector is compared as it is.
+        assert!(
+            driver.contains("WASMEVAL_CASE(5, candidate((8)));"),
+            "{driver}"
+        );
+        let float = |x: f32| json!(f64::from(x));
+        let expected: Vec<&Value> = cases.iter().map(|c| &c.1).collect();
+        assert_eq!(
+            expected,
+            [
+                &json!(1.2),
+                &float(1.2),
+                &float(1.2),
+                &json!("a"),
+                &json!(-1),
+                &json!([f64::from(0.1f32), 2]),
+                &float(0.1),
+            ]
+        );
+        // The host reads what calls.hpp writes for 1.2f (the shortest text of the double it
+        // promotes to) as that double exactly: serde_json's float_roundtrip.
+        let reported: Value = serde_json::from_str("1.2000000476837158").unwrap();
+        assert_eq!(reported.as_f64(), Some(f64::from(1.2f32)));
+        let reported: Value = serde_json::from_str("988.3853149414063").unwrap();
+        assert_eq!(reported.as_f64(), Some(988.3853149414063));
+        // Rust compares an f32 with an f32 (the literal's type is inferred): its literals are
+        // left as written, as its driver reports an f32 by its shortest text.
+        assert_eq!(literal("1.2f32", Dialect::Rust), Some(json!(1.2)));
+        assert_eq!(literal("1.2f", Dialect::Cpp), Some(float(1.2)));
+        assert_eq!(
+            literal("16777217.0f", Dialect::Cpp),
+            Some(json!(16777216.0))
+        );
+        assert_eq!(
+            literal("(float)16777217", Dialect::Cpp),
+            Some(json!(16777216.0))
+        );
+        assert_eq!(literal("(float)3", Dialect::Cpp), Some(json!(3)));
+        assert_eq!(literal("(float)1e39", Dialect::Cpp), None);
     }
 
     #[test]
@@ -922,7 +1104,7 @@ fn main() { tests::test_f(); }
 "#;
         let suite = rust_calls(program).unwrap();
         let (driver, cases) = cases(&suite);
-        assert!(driver.contains("let v: Vec<i32> = vec![];\n        crate::__wasmeval_calls::case(0, || f(vec![1, 2], 3));"), "{driver}");
+        assert!(driver.contains("let v: Vec<i32> = vec![];\n        if false { assert_eq!(f(vec![1, 2], 3), vec![-1, 2]); } crate::__wasmeval_calls::case(0, || f(vec![1, 2], 3));"), "{driver}");
         assert!(driver.contains("fn main() { tests::test_f(); }"));
         let expected: Vec<Value> = cases.iter().map(|c| c.1.clone()).collect();
         assert_eq!(

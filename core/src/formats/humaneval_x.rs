@@ -612,7 +612,10 @@ mod tests {
             panic!("expected calls: {:?}", task.tests[0])
         };
         assert!(setup.starts_with("#undef NDEBUG\n"));
-        assert!(setup.contains("WASMEVAL_CASE(1, twice(-1));"), "{setup}");
+        assert!(
+            setup.contains("WASMEVAL_CASE(1, wasmeval_calls::compared<decltype(-2)>(twice(-1)));"),
+            "{setup}"
+        );
         assert_eq!(cases[1].expected, serde_json::json!(-2));
     }
 
@@ -625,12 +628,24 @@ mod tests {
             panic!("expected calls: {:?}", task.tests[0])
         };
         assert_eq!(cases[1].args, [serde_json::json!(-1)]);
-        // The loose `==` stays in the guest, where a failed console.assert throws.
+        // The loose `==` is JavaScript's (`"4" == 4`).
         let text = include_str!("../../../tests/fixtures/humaneval-x/js.jsonl")
             .lines()
             .next()
             .unwrap()
             .replace("===", "==");
+        let task = &parse_tasks("js.jsonl", &text).unwrap()[0];
+        let TestSuite::Calls { cases, .. } = &task.tests[0] else {
+            panic!("expected calls: {:?}", task.tests[0])
+        };
+        assert_eq!(cases[0].check, crate::task::CallCheck::LooselyEquals);
+        // `-0 === 0`, which the host's strict comparison would deny: the test stays in the
+        // guest, where a failed console.assert throws.
+        let text = include_str!("../../../tests/fixtures/humaneval-x/js.jsonl")
+            .lines()
+            .next()
+            .unwrap()
+            .replace("twice(2) === 4", "twice(0) === 0");
         let task = &parse_tasks("js.jsonl", &text).unwrap()[0];
         let (_, code) = case(task);
         assert!(code.starts_with(JS_ASSERT));

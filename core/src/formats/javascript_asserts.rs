@@ -5,13 +5,17 @@
 //! | assertion | case |
 //! |---|---|
 //! | `console.assert(f(ARGS) === VALUE)` (either side), `VALUE` a number, string, boolean or `null` | `expected: VALUE` |
+//! | `console.assert(f(ARGS) == VALUE)` (either side), `VALUE` a number, string or boolean | `check: loosely_equals` (`==`: `"6" == 6`) |
 //! | `console.assert(JSON.stringify(f(ARGS)) === JSON.stringify(VALUE))` | `expected: VALUE` (compared as data) |
 //! | `console.assert(f(ARGS))` / `console.assert(!f(ARGS))` | `check: truthy` / `falsy` (JavaScript's truthiness) |
 //!
 //! with `ARGS` and `VALUE` JavaScript literals (numbers, strings, booleans, `null`, arrays,
-//! objects). Anything else (a variable, a loop, a helper, an array compared with `===`, the loose
-//! `==`, whose coercions (`"6.00" == 6`) plain data cannot reproduce) leaves the test as it is, run
-//! in the guest.
+//! objects). Anything else (a variable, a loop, a helper, an array compared with `===`) leaves the
+//! test as it is, run in the guest; so does a comparison the host's rules would judge otherwise
+//! than JavaScript: `===` or `JSON.stringify` against a value holding a zero (`-0 === 0`, and
+//! `JSON.stringify(-0)` is `"0"`, but the host compares strictly as `Object.is` does, which
+//! tells -0 from 0), `JSON.stringify` against an object of several keys (whose order the strings
+//! compare), and `==` against `null` (`undefined == null`).
 
 use super::python_asserts::NotConverted;
 use crate::task::{CallCase, CallCheck};
@@ -74,9 +78,13 @@ pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, 
 
 /// The cases of a MultiPL-E JavaScript test (`const assert = require('node:assert');`, then
 /// `function test() { let candidate = f; assert.deepEqual(candidate(ARGS), VALUE); .. }` and
-/// `test();`), and the function `candidate` names. `deepEqual`, `deepStrictEqual` and
-/// `strictEqual` of a call and a literal become `equals` cases (compared as data, as
-/// `deepStrictEqual` does); the loose `assert.equal` and anything else leave the test in the guest.
+/// `test();`), and the function `candidate` names. Each of node's assertions of a call and a
+/// literal keeps its own equality: `deepEqual` (node's loose one: `deepEqual(22, "22")` holds)
+/// becomes a `loosely_equals` case, `deepStrictEqual` an `equals` case (`Object.is` on
+/// primitives), and `equal` (`==`) and `strictEqual` (`Object.is`) the same against a primitive
+/// (against an array or object they compare references, which no literal is: such a test stays
+/// in the guest). A loose comparison with a value holding `null` (which `undefined` loosely
+/// equals, and which no returned value reports) and anything else leave the test in the guest.
 pub fn multipl_e_test(test: &str) -> Result<(String, Vec<CallCase>), NotConverted> {
     let tokens = tokenize(test)?;
     let [Token::Name(constant), Token::Name(assert), Token::Op("="), Token::Name(require), Token::Op("("), Token::Str(module), Token::Op(")"), rest @ ..] =
@@ -117,7 +125,7 @@ pub fn multipl_e_test(test: &str) -> Result<(String, Vec<CallCase>), NotConverte
                 if object == "assert"
                     && matches!(
                         method.as_str(),
-                        "deepEqual" | "deepStrictEqual" | "strictEqual"
+                        "deepEqual" | "deepStrictEqual" | "strictEqual" | "equal"
                     ) =>
             {
                 let open = at + 3;
@@ -142,11 +150,23 @@ pub fn multipl_e_test(test: &str) -> Result<(String, Vec<CallCase>), NotConverte
                         .collect::<Result<Vec<_>, _>>()?,
                     _ => return Err(not("an assertion of another shape")),
                 };
+                let expected = expected.value()?;
+                let primitive = !(expected.is_array() || expected.is_object());
+                let check = match method.as_str() {
+                    "deepEqual" | "equal" => CallCheck::LooselyEquals,
+                    _ => CallCheck::Equals,
+                };
+                if matches!(method.as_str(), "equal" | "strictEqual") && !primitive {
+                    return Err(not("an array or object compared by reference"));
+                }
+                if check == CallCheck::LooselyEquals && holds(&expected, &|v| v.is_null()) {
+                    return Err(not("a loose comparison with null"));
+                }
                 cases.push(CallCase {
                     name: format!("assert {}", cases.len() + 1),
                     args,
-                    expected: expected.value()?,
-                    check: CallCheck::Equals,
+                    expected,
+                    check,
                     tolerance: None,
                 });
                 at = close + 1;
@@ -178,6 +198,22 @@ fn matching(tokens: &[Token], from: usize, open: &str, close: &str) -> Option<us
     None
 }
 
+/// Whether `value` or any value in it satisfies `test`.
+fn holds(value: &Value, test: &dyn Fn(&Value) -> bool) -> bool {
+    test(value)
+        || match value {
+            Value::Array(items) => items.iter().any(|item| holds(item, test)),
+            Value::Object(fields) => fields.values().any(|field| holds(field, test)),
+            _ => false,
+        }
+}
+
+/// Whether `value` is or holds a zero, which JavaScript's `===` and `JSON.stringify` do not tell
+/// from -0 but the host's strict comparison (`Object.is`) does.
+fn holds_zero(value: &Value) -> bool {
+    holds(value, &|v| v.as_f64() == Some(0.0))
+}
+
 /// The argument of `JSON.stringify(x)`.
 fn stringified(expr: &Expr) -> Option<&Expr> {
     match expr {
@@ -207,14 +243,22 @@ fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
     };
     let unsupported = || Err(not("an assertion of another shape"));
     match test {
-        Expr::Equal(left, right) => {
+        Expr::Equal(left, right, strict) => {
             // JSON.stringify(f(x)) === JSON.stringify(value): equal as data.
-            if let (Some(a), Some(b)) = (stringified(left), stringified(right)) {
-                return match (call(a)?, call(b)?) {
-                    (Some(args), None) => Ok(case(args, b.value()?, CallCheck::Equals)),
-                    (None, Some(args)) => Ok(case(args, a.value()?, CallCheck::Equals)),
-                    _ => unsupported(),
+            if let (Some(a), Some(b), true) = (stringified(left), stringified(right), strict) {
+                let (args, value) = match (call(a)?, call(b)?) {
+                    (Some(args), None) => (args, b.value()?),
+                    (None, Some(args)) => (args, a.value()?),
+                    _ => return unsupported(),
                 };
+                if holds_zero(&value) {
+                    return Err(not("JSON.stringify of a value holding a zero"));
+                }
+                let keyed = |v: &Value| v.as_object().is_some_and(|o| o.len() > 1);
+                if holds(&value, &keyed) {
+                    return Err(not("JSON.stringify of an object of several keys"));
+                }
+                return Ok(case(args, value, CallCheck::Equals));
             }
             // f(x) === value: only a primitive value compares by value.
             let (args, value) = match (call(left)?, call(right)?) {
@@ -223,9 +267,14 @@ fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
                 _ => return unsupported(),
             };
             if value.is_array() || value.is_object() {
-                return Err(not("an array or object compared with ==="));
+                return Err(not("an array or object compared with === or =="));
             }
-            Ok(case(args, value, CallCheck::Equals))
+            match strict {
+                true if holds_zero(&value) => Err(not("=== against a zero")),
+                true => Ok(case(args, value, CallCheck::Equals)),
+                false if value.is_null() => Err(not("== against null")),
+                false => Ok(case(args, value, CallCheck::LooselyEquals)),
+            }
         }
         Expr::Not(inner) => match call(inner)? {
             Some(args) => Ok(case(args, Value::Null, CallCheck::Falsy)),
@@ -350,7 +399,8 @@ enum Expr {
     Object(Vec<(String, Expr)>),
     /// A call of a name or of `JSON.stringify`.
     Call(String, Vec<Expr>),
-    Equal(Box<Expr>, Box<Expr>),
+    /// `===` (true) or the loose `==` (false).
+    Equal(Box<Expr>, Box<Expr>, bool),
     Not(Box<Expr>),
 }
 
@@ -375,12 +425,11 @@ impl Parser<'_> {
 
     fn expression(&mut self) -> Result<Expr, NotConverted> {
         let left = self.unary()?;
-        if self.eat("===") {
-            let right = self.unary()?;
-            return Ok(Expr::Equal(Box::new(left), Box::new(right)));
-        }
-        if self.eat("==") {
-            return Err(not("the loose `==`"));
+        for (operator, strict) in [("===", true), ("==", false)] {
+            if self.eat(operator) {
+                let right = self.unary()?;
+                return Ok(Expr::Equal(Box::new(left), Box::new(right), strict));
+            }
         }
         Ok(left)
     }
@@ -475,6 +524,8 @@ impl Expr {
     fn value(&self) -> Result<Value, NotConverted> {
         Ok(match self {
             // Integral numbers as integers, so that they read as JavaScript writes them.
+            // -0 stays -0: `Object.is(-0, 0)` is false.
+            Expr::Number(n) if *n == 0.0 && n.is_sign_negative() => json!(-0.0),
             Expr::Number(n) if n.fract() == 0.0 && n.abs() < 9.007e15 => json!(*n as i64),
             Expr::Number(n) => json!(n),
             Expr::Str(s) => Value::String(s.clone()),
@@ -508,13 +559,13 @@ mod tests {
 
     #[test]
     fn humaneval_x_console_asserts_become_calls() {
-        let test = "const testF = () => {\n  console.assert(f([1.0, 2.5], 'a\\'b') === true)\n  console.assert(\n    JSON.stringify(f([-1, 2])) ===\n      JSON.stringify([4, {a: 1, 'b': null}])\n  )\n  // a comment\n  console.assert(!f([]));\n  console.assert(f(3))\n}\n\ntestF()\n";
+        let test = "const testF = () => {\n  console.assert(f([1.0, 2.5], 'a\\'b') === true)\n  console.assert(\n    JSON.stringify(f([-1, 2])) ===\n      JSON.stringify([4, {'b': null}])\n  )\n  // a comment\n  console.assert(!f([]));\n  console.assert(f(3))\n}\n\ntestF()\n";
         let cases = humaneval_x_test(test, "f").unwrap();
         assert_eq!(cases.len(), 4);
         assert_eq!(cases[0].args, [json!([1, 2.5]), json!("a'b")]);
         assert_eq!(cases[0].expected, json!(true));
         assert_eq!(cases[1].args, [json!([-1, 2])]);
-        assert_eq!(cases[1].expected, json!([4, {"a": 1, "b": null}]));
+        assert_eq!(cases[1].expected, json!([4, {"b": null}]));
         assert_eq!(cases[2].check, CallCheck::Falsy);
         assert_eq!(cases[3].check, CallCheck::Truthy);
         assert_eq!(cases[3].name, "assert 4");
@@ -529,7 +580,15 @@ mod tests {
             "  console.assert(f(1) === 1, 'message')",
             "  for (const x of [1]) console.assert(f(x) === 1)",
             "  console.assert(g(1) === 1)",
-            "  console.assert(f(3) == 6.0)",
+            "  console.assert(f(3) == [6])",
+            // Comparisons the host would judge otherwise: `-0 === 0` and `JSON.stringify(-0)` is
+            // "0" (the host tells -0 from 0, as Object.is does), the order of an object's keys
+            // makes its string, and `undefined == null`.
+            "  console.assert(f(3) === 0)",
+            "  console.assert(f(3) === -0)",
+            "  console.assert(JSON.stringify(f(3)) === JSON.stringify([1, 0]))",
+            "  console.assert(JSON.stringify(f(3)) === JSON.stringify({a: 1, b: 2}))",
+            "  console.assert(f(3) == null)",
         ] {
             assert!(humaneval_x_test(&wrap(body), "f").is_err(), "{body}");
         }
@@ -543,8 +602,61 @@ mod tests {
         assert_eq!(cases[0].args, [json!(1), json!([2, 3])]);
         assert_eq!(cases[0].expected, json!([3, "x"]));
         assert_eq!(cases[1].expected, json!(true));
-        // The loose assert.equal, or a loop, stays in the guest.
-        assert!(multipl_e_test(&test.replace("deepEqual", "equal")).is_err());
+        // A loop stays in the guest.
         assert!(multipl_e_test(&test.replace("test();", "for (;;) test();")).is_err());
+    }
+
+    #[test]
+    fn regression_issue_33_each_node_assertion_keeps_its_own_equality() {
+        let test = |body: &str| {
+            format!("const assert = require('node:assert');\nfunction test() {{\n  let candidate = f;\n{body}\n}}\ntest();")
+        };
+        let check = |body: &str| {
+            multipl_e_test(&test(body))
+                .map(|(_, cases)| (cases[0].check, cases[0].expected.clone()))
+        };
+        use CallCheck::*;
+        // deepEqual and equal are node's loose ones (`deepEqual(22, "22")` holds).
+        assert_eq!(
+            check("  assert.deepEqual(candidate(1), 22);"),
+            Ok((LooselyEquals, json!(22)))
+        );
+        assert_eq!(
+            check("  assert.deepEqual(candidate(1), [1, 2]);"),
+            Ok((LooselyEquals, json!([1, 2])))
+        );
+        assert_eq!(
+            check("  assert.equal(candidate(1), \"22\");"),
+            Ok((LooselyEquals, json!("22")))
+        );
+        assert_eq!(
+            check("  assert.deepStrictEqual(candidate(1), [1]);"),
+            Ok((Equals, json!([1])))
+        );
+        assert_eq!(
+            check("  assert.strictEqual(candidate(1), 1);"),
+            Ok((Equals, json!(1)))
+        );
+        // -0 is not 0 to Object.is.
+        let (_, negative_zero) = check("  assert.strictEqual(candidate(1), -0);").unwrap();
+        assert!(negative_zero
+            .as_f64()
+            .is_some_and(|z| z == 0.0 && z.is_sign_negative()));
+        // equal and strictEqual compare an array by reference: no literal is the same array.
+        assert!(check("  assert.equal(candidate(1), [1]);").is_err());
+        assert!(check("  assert.strictEqual(candidate(1), [1]);").is_err());
+        // `undefined == null`: a loose comparison with null stays in the guest.
+        assert!(check("  assert.deepEqual(candidate(1), [null, 1]);").is_err());
+        assert_eq!(
+            check("  assert.deepStrictEqual(candidate(1), null);"),
+            Ok((Equals, Value::Null))
+        );
+        // HumanEval-X's loose `==` against a primitive is loose too.
+        let wrap = |body: &str| format!("const t = () => {{\n{body}\n}}\nt()\n");
+        let cases = humaneval_x_test(&wrap("  console.assert(f(3) == 6.0)"), "f").unwrap();
+        assert_eq!(
+            (cases[0].check, &cases[0].expected),
+            (LooselyEquals, &json!(6))
+        );
     }
 }

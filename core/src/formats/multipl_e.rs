@@ -227,7 +227,9 @@ mod tests {
         let (driver, cases) = calls(task);
         assert!(driver.starts_with("}\nint main() {\n    auto candidate = add_two;\n"));
         assert!(
-            driver.contains("WASMEVAL_CASE(1, candidate((-2)));"),
+            driver.contains(
+                "WASMEVAL_CASE(1, wasmeval_calls::compared<decltype((0))>(candidate((-2))));"
+            ),
             "{driver}"
         );
         assert_eq!(cases[0].expected, serde_json::json!(5));

@@ -10,6 +10,7 @@ mod child_processes;
 mod cli;
 mod compiled;
 mod demo;
+mod equality;
 mod formats;
 mod fuel_budget;
 mod go;
