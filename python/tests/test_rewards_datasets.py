@@ -70,6 +70,29 @@ def test_regression_bare_asserts_are_a_ground_truth(row):
     assert_scores(row["code"], {"test_list": asserts, **beside}, 1.0)
 
 
+class Array:
+    """What verl hands over for a parquet row's list: a numpy array (`tolist()`, no truth value)."""
+
+    def __init__(self, items):
+        self.items = list(items)
+
+    def tolist(self):
+        return list(self.items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __bool__(self):
+        raise ValueError("The truth value of an array with more than one element is ambiguous")
+
+
+def test_verl_arrays_are_read_as_lists():
+    row = SANITIZED_ROWS[1]
+    extra_info = {"test_imports": Array(row["test_imports"]), "index": 3}
+    assert_scores(fenced(row["code"]), Array(row["test_list"]), 1.0, extra_info)
+    assert_scores(row["code"], {**row, "test_list": Array(row["test_list"])}, 1.0)
+
+
 def test_trl_reads_the_ground_truth_from_the_rows_own_columns():
     rows = MBPP_ROWS + SANITIZED_ROWS
     columns = {key: [row.get(key) for row in rows] for key in {k for row in rows for k in row}}

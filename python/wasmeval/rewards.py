@@ -89,11 +89,36 @@ _ASSERT_SETUP = ("test_setup_code", "test_imports")
 GroundTruth = Union[str, Mapping[str, Any], Sequence[Any]]
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as plain Python data: numpy's arrays and scalars (verl hands a parquet row's
+    lists over as arrays) by their ``tolist()``, tuples as lists, mappings' values likewise."""
+    if isinstance(value, (str, bytes, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "tolist") and callable(value.tolist):
+        return _plain(value.tolist())
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _given(value: Any) -> bool:
+    """Whether a setup field holds something (without asking an array for its truth)."""
+    if value is None:
+        return False
+    try:
+        return len(value) > 0
+    except TypeError:
+        return True
+
+
 def with_setup(ground_truth: GroundTruth, beside: Optional[Mapping[str, Any]]) -> GroundTruth:
-    """``ground_truth`` as sent to the evaluator: a bare list of asserts (or its JSON text) gets
-    the ``test_setup_code`` and ``test_imports`` that ``beside`` (verl's ``extra_info``, or the
-    dataset row) gives for it; anything else is returned as it is."""
-    setup = {key: beside[key] for key in _ASSERT_SETUP if beside and beside.get(key)}
+    """``ground_truth`` as sent to the evaluator, as plain data: a bare list of asserts (or its
+    JSON text) gets the ``test_setup_code`` and ``test_imports`` that ``beside`` (verl's
+    ``extra_info``, or the dataset row) gives for it; anything else is returned as it is."""
+    ground_truth = _plain(ground_truth)
+    setup = {key: _plain(beside[key]) for key in _ASSERT_SETUP if beside and _given(beside.get(key))}
     if not setup:
         return ground_truth
     asserts: Any = ground_truth
@@ -102,8 +127,8 @@ def with_setup(ground_truth: GroundTruth, beside: Optional[Mapping[str, Any]]) -
             asserts = json.loads(asserts)
         except ValueError:
             return ground_truth
-    if isinstance(asserts, (list, tuple)) and asserts and all(isinstance(a, str) for a in asserts):
-        return {"test_list": list(asserts), **setup}
+    if isinstance(asserts, list) and asserts and all(isinstance(a, str) for a in asserts):
+        return {"test_list": asserts, **setup}
     return ground_truth
 
 
@@ -123,7 +148,7 @@ def compute_score(
     A ground truth in none of the accepted shapes raises :class:`wasmeval.BadInput` naming them.
     """
     extra_info = extra_info or {}
-    result = evaluator().evaluate_answer(with_setup(ground_truth, extra_info), solution_str)
+    result = evaluator().evaluate_answer(_json_default(with_setup(ground_truth, extra_info)), solution_str)
     score = score_of(result, bool(extra_info.get("wasmeval_passed_only")))
     if not extra_info.get("wasmeval_details"):
         return score
@@ -176,7 +201,7 @@ def trl_reward(
             for i, t in enumerate(task)
         ]
     else:
-        truths = _rows(len(completions), columns)
+        truths = [_plain(row) for row in _rows(len(completions), columns)]
     results = evaluator().evaluate_many(
         [(_json_default(t), _text(c)) for t, c in zip(truths, completions)], answers=True
     )
