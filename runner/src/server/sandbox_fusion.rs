@@ -69,9 +69,10 @@ const DEFAULT_TIMEOUT: f64 = 10.0;
 /// `compile_timeout + run_timeout` from its arrival when it can.
 pub const WALL_PER_RUN_TIMEOUT: f64 = 2.0;
 
-/// How long past `compile_timeout + run_timeout` a client waits for an answer: verl's reward code
-/// gives 10 s (`API_TIMEOUT`); 2 s of it are left for the build and the answer's way back.
-pub const CLIENT_MARGIN: Duration = Duration::from_secs(8);
+/// How much of the time a client waits past `compile_timeout + run_timeout` a run may use: verl's
+/// reward code waits 10 s more (`API_TIMEOUT`); the other 5 s are left for the build (the wall
+/// clock starts after it) and the answer's way back.
+pub const CLIENT_MARGIN: Duration = Duration::from_secs(5);
 
 /// What SandboxFusion reads of a stream before its program blocks (asyncio's reader pauses past
 /// twice its 64 KiB limit): more than this on stdout or stderr is a `TimeLimitExceeded`.
@@ -88,7 +89,7 @@ pub fn fuel_per_native_second(language: Language) -> f64 {
         Language::Javascript | Language::Typescript => 7.5e11,
         Language::C | Language::Cpp | Language::Rust => 1e10,
         Language::Go => 3e10,
-        Language::Ruby => 4.2e11,
+        Language::Ruby => 6.6e11,
         Language::Lua => 5.7e10,
         Language::Java => 0.0,
     }
