@@ -7,7 +7,12 @@
 //! A call that ends the run (`proc_exit`, the output budget, virtual time, the disk quota, fuel
 //! paid for host work) records why and throws; the throw unwinds the guest (CPython catches only
 //! its own `longjmp` tag), and [`Instance::enter`] turns what was recorded, or the trap, into
-//! core's `Exit`, in the runner's order (`sandbox::classify`).
+//! core's `Exit`, in the runner's order (`sandbox::classify`), a trap named as wasmtime names it.
+//!
+//! Where the browser has JavaScript Promise Integration, every entry into a guest runs on a
+//! stack of its own (`WebAssembly.promising`, which nothing here suspends): about 950 KB in
+//! Chromium 148 against about 500 KB for a worker's own stack, so a guest's recursion reaches its
+//! interpreter's own limit before the browser's (ARCHITECTURE.md, "The browser").
 
 use js_sys::{Array, Function, Object, Reflect, Uint8Array, WebAssembly};
 use std::cell::RefCell;
@@ -18,10 +23,180 @@ use wasmeval_core::judging::Output;
 use wasmeval_core::judging::{Execution, Exit};
 use wasmeval_virtual_wasi::{Memory, Stop, Wasi};
 
-#[wasm_bindgen(inline_js = "export function variadic(f) { return (...a) => f(a); }")]
+#[wasm_bindgen(inline_js = r#"
+export function variadic(f) { return (...a) => f(a); }
+
+// The guest's entries run on a stack of their own where the browser has JavaScript Promise
+// Integration: a small module imports the guest's export (a wasm function, so the call is wasm to
+// wasm, with no JavaScript frame between, which V8 would run on the worker's stack) and is run
+// through `WebAssembly.promising`, which starts a new stack. Nothing suspends, so the guest has
+// finished when `promising` returns its promise: `done` recorded its result, or, when it threw or
+// trapped, the promise is rejected and the error reaches `failure(id)` a microtask later.
+// (module
+//   (import "w" "done" (func $done (param i32)))
+//   (import "g" "v" (func $v)) (import "g" "i" (func $i (result i32)))
+//   (import "g" "a" (func $a (param i32) (result i32))) (import "g" "t" (func $t (param i32 i32)))
+//   (func (export "v") call $v i32.const 0 call $done)
+//   (func (export "i") call $i call $done)
+//   (func (export "a") (param i32) local.get 0 call $a call $done)
+//   (func (export "t") (param i32 i32) local.get 0 local.get 1 call $t i32.const 0 call $done))
+const TRAMPOLINE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x01, 0x16, 0x05, 0x60, 0x00, 0x00, 0x60, 0x00, 0x01, 0x7f, 0x60, 0x01, 0x7f, 0x01, 0x7f,
+  0x60, 0x02, 0x7f, 0x7f, 0x00, 0x60, 0x01, 0x7f, 0x00,
+  0x02, 0x22, 0x05, 0x01, 0x77, 0x04, 0x64, 0x6f, 0x6e, 0x65, 0x00, 0x04,
+  0x01, 0x67, 0x01, 0x76, 0x00, 0x00, 0x01, 0x67, 0x01, 0x69, 0x00, 0x01,
+  0x01, 0x67, 0x01, 0x61, 0x00, 0x02, 0x01, 0x67, 0x01, 0x74, 0x00, 0x03,
+  0x03, 0x05, 0x04, 0x00, 0x00, 0x04, 0x03,
+  0x07, 0x11, 0x04, 0x01, 0x76, 0x00, 0x05, 0x01, 0x69, 0x00, 0x06, 0x01, 0x61, 0x00, 0x07,
+  0x01, 0x74, 0x00, 0x08,
+  0x0a, 0x27, 0x04,
+  0x08, 0x00, 0x10, 0x01, 0x41, 0x00, 0x10, 0x00, 0x0b,
+  0x06, 0x00, 0x10, 0x02, 0x10, 0x00, 0x0b,
+  0x08, 0x00, 0x20, 0x00, 0x10, 0x03, 0x10, 0x00, 0x0b,
+  0x0c, 0x00, 0x20, 0x00, 0x20, 0x01, 0x10, 0x04, 0x41, 0x00, 0x10, 0x00, 0x0b,
+]);
+let trampoline;
+function trampolineModule() {
+  if (trampoline === undefined) {
+    trampoline = typeof WebAssembly.promising === 'function' ? new WebAssembly.Module(TRAMPOLINE) : null;
+  }
+  return trampoline;
+}
+const unused = () => { throw new Error('wasmeval: not this entry'); };
+const failures = new Map();
+let nextFailure = 0;
+export function onOwnStack(f, kind, args) {
+  const module = trampolineModule();
+  if (module === null) return { ok: true, value: f(...args) };
+  const call = { done: false, value: undefined };
+  const g = { v: unused, i: unused, a: unused, t: unused };
+  g[kind] = f;
+  const instance = new WebAssembly.Instance(module, {
+    w: { done: (value) => { call.done = true; call.value = value; } },
+    g,
+  });
+  const promise = WebAssembly.promising(instance.exports[kind])(...args);
+  if (call.done) return { ok: true, value: call.value };
+  const id = nextFailure++;
+  failures.set(id, undefined);
+  promise.catch((error) => failures.set(id, error));
+  return { ok: false, id };
+}
+export function failure(id) {
+  const error = failures.get(id);
+  if (error !== undefined) failures.delete(id);
+  return error;
+}
+export function ownStacks() { return trampolineModule() !== null; }
+"#)]
 extern "C" {
     /// A function of any arity that passes its arguments to `f` as one array.
     fn variadic(f: &Function) -> Function;
+    /// Calls the guest's export `f` (of the trampoline's `kind`: `v` `() -> ()`, `i`
+    /// `() -> i32`, `a` `(i32) -> i32`, `t` `(i32, i32) -> ()`) with `args` on a stack of its
+    /// own where the browser has JavaScript Promise Integration, else on the worker's: `{ok:
+    /// true, value}`, or `{ok: false, id}` when it threw or trapped on its own stack (the error
+    /// is then [`failure`]'s, a microtask later).
+    #[wasm_bindgen(catch, js_name = onOwnStack)]
+    fn on_own_stack(f: &Function, kind: &str, args: &Array) -> Result<JsValue, JsValue>;
+    /// The error of the failed call `id` of [`on_own_stack`], once its promise settled.
+    fn failure(id: u32) -> JsValue;
+    /// Whether guests run on stacks of their own ([`on_own_stack`]).
+    #[wasm_bindgen(js_name = ownStacks)]
+    pub fn own_stacks() -> bool;
+}
+
+thread_local! {
+    /// The traps whose errors are not known yet (their calls failed on a stack of their own):
+    /// the placeholder each execution's message holds until [`settle_traps`], and the call's id.
+    static PENDING: RefCell<Vec<(String, u32)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The start of the error a failed call on a stack of its own is known by until it settles.
+const PENDING_ERROR: &str = "wasmeval: a pending trap: ";
+
+/// Calls the guest's export `f` of `kind` (see [`on_own_stack`]) with `args`.
+fn call_guest(f: &Function, kind: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let answer = on_own_stack(f, kind, &args.iter().collect::<Array>())?;
+    if Reflect::get(&answer, &"ok".into())?.is_truthy() {
+        return Reflect::get(&answer, &"value".into());
+    }
+    let id = Reflect::get(&answer, &"id".into())?.as_f64().unwrap_or(0.0) as u32;
+    Err(JsValue::from_str(&format!("{PENDING_ERROR}{id}")))
+}
+
+/// The trap message of `error`: wasmtime's name for it, or, for a call that failed on a stack
+/// of its own, a placeholder (unguessable by the guest) that [`settle_traps`] replaces.
+fn trap_of(error: &JsValue) -> String {
+    let pending = error
+        .as_string()
+        .and_then(|text| text.strip_prefix(PENDING_ERROR)?.parse::<u32>().ok());
+    let Some(id) = pending else {
+        return trap_message(error);
+    };
+    let nonce = (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64;
+    let placeholder = format!("wasmeval-pending-trap-{id}-{nonce:016x}");
+    PENDING.with(|p| p.borrow_mut().push((placeholder.clone(), id)));
+    placeholder
+}
+
+/// Replaces, in `answer` (JSON text), the placeholders of traps that happened on a stack of their
+/// own with their messages, once their promises have settled (a few microtasks).
+pub async fn settle_traps(answer: String) -> Result<String, JsValue> {
+    let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    let mut answer = answer;
+    for (placeholder, id) in pending {
+        let mut error = failure(id);
+        for _ in 0..100 {
+            if !error.is_undefined() {
+                break;
+            }
+            let tick = js_sys::Promise::resolve(&JsValue::NULL);
+            wasm_bindgen_futures::JsFuture::from(tick).await?;
+            error = failure(id);
+        }
+        let message = if error.is_undefined() {
+            "the guest failed on its own stack, and the browser did not say why".to_owned()
+        } else {
+            trap_message(&error)
+        };
+        let json =
+            serde_json::to_string(&message).map_err(|e| JsValue::from_str(&e.to_string()))?;
+        answer = answer.replace(&placeholder, &json[1..json.len() - 1]);
+    }
+    Ok(answer)
+}
+
+/// wasmtime's name for a trap V8 reports as `error` (V8's messages differ, and a verdict's
+/// message is the same in the browser as in `wasmeval run`), or V8's message for another error.
+fn trap_message(error: &JsValue) -> String {
+    let Some(e) = error.dyn_ref::<js_sys::Error>() else {
+        return error.as_string().unwrap_or_else(|| format!("{error:?}"));
+    };
+    if e.is_instance_of::<js_sys::RangeError>() {
+        // V8's stack overflow.
+        return "wasm trap: call stack exhausted".to_owned();
+    }
+    let message = String::from(e.message());
+    if !e.is_instance_of::<WebAssembly::RuntimeError>() {
+        return message;
+    }
+    let wasmtime = match message.as_str() {
+        "unreachable" => "wasm `unreachable` instruction executed",
+        "memory access out of bounds" => "out of bounds memory access",
+        "divide by zero" | "remainder by zero" => "integer divide by zero",
+        "divide result unrepresentable" => "integer overflow",
+        "float unrepresentable in integer range" => "invalid conversion to integer",
+        "null function" => "uninitialized element",
+        "function signature mismatch" | "null function or function signature mismatch" => {
+            "indirect call type mismatch"
+        }
+        "table index is out of bounds" => "undefined element: out of bounds table access",
+        "operation does not support unaligned accesses" => "unaligned atomic",
+        _ => return message,
+    };
+    format!("wasm trap: {wasmtime}")
 }
 
 /// The page's clock, in milliseconds.
@@ -241,13 +416,13 @@ impl Instance {
         let result = (|| -> Result<i32, JsValue> {
             if reactor {
                 if let Some(initialize) = self.export("_initialize") {
-                    initialize.call0(&JsValue::NULL)?;
+                    call_guest(&initialize, "v", &[])?;
                 }
                 let run = self.export("run").ok_or("the guest exports no run")?;
-                Ok(run.call0(&JsValue::NULL)?.as_f64().unwrap_or(0.0) as i32)
+                Ok(call_guest(&run, "i", &[])?.as_f64().unwrap_or(0.0) as i32)
             } else {
                 let start = self.export("_start").ok_or("the guest exports no _start")?;
-                start.call0(&JsValue::NULL)?;
+                call_guest(&start, "v", &[])?;
                 Ok(0)
             }
         })();
@@ -267,13 +442,13 @@ impl Instance {
         let outcome = (|| -> Result<(), JsValue> {
             let alloc = self.export("host_alloc").ok_or("no host_alloc")?;
             let turn = self.export("turn").ok_or("no turn")?;
-            let at = alloc.call1(&JsValue::NULL, &(code.len() as u32).into())?;
+            let at = call_guest(&alloc, "a", &[(code.len() as u32).into()])?;
             let at = at.as_f64().unwrap_or(0.0) as u32;
             let memory = self.state.borrow().memory.clone().ok_or("no memory")?;
             if !GuestMemory(memory).write(at, code.as_bytes()) {
                 return Err("out of bounds".into());
             }
-            turn.call2(&JsValue::NULL, &at.into(), &(code.len() as u32).into())?;
+            call_guest(&turn, "t", &[at.into(), (code.len() as u32).into()])?;
             Ok(())
         })();
         outcome.map_err(|error| self.end(&error))
@@ -289,9 +464,7 @@ impl Instance {
     /// Initialises a partner (`_initialize`, when exported).
     pub fn initialize(&self) -> Result<(), Exit> {
         if let Some(initialize) = self.export("_initialize") {
-            initialize
-                .call0(&JsValue::NULL)
-                .map_err(|error| self.end(&error))?;
+            call_guest(&initialize, "v", &[]).map_err(|error| self.end(&error))?;
         }
         Ok(())
     }
@@ -313,20 +486,13 @@ impl Instance {
             Some(Stop::DiskLimit(why)) => return Exit::DiskLimit(why),
             Some(Stop::Exit(code)) => return Exit::Code(code),
             Some(Stop::OutputLimit) => return Exit::OutputLimit,
+            Some(Stop::OutOfFuel) => return Exit::OutOfFuel,
             None => {}
         }
         if state.out_of_fuel || fuel_left(&state) < 0 {
             return Exit::OutOfFuel;
         }
-        let message = match error.dyn_ref::<js_sys::Error>() {
-            Some(e) if e.is_instance_of::<js_sys::RangeError>() => {
-                // V8's stack overflow; wasmtime says this.
-                "call stack exhausted".to_owned()
-            }
-            Some(e) => String::from(e.message()),
-            None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
-        };
-        Exit::Trap(message)
+        Exit::Trap(trap_of(error))
     }
 
     /// The execution, which ended as `exit`.
@@ -359,15 +525,19 @@ fn fuel_left(state: &State) -> i64 {
         .unwrap_or(0)
 }
 
+fn set_fuel_left(state: &State, left: i64) {
+    if let Some(global) = &state.fuel {
+        global.set_value(&js_sys::BigInt::from(left).into());
+    }
+}
+
 /// Takes `units` off the guest's fuel; `false` when that leaves it negative.
 fn charge(state: &mut State, units: u64) -> bool {
     if units == 0 {
         return true;
     }
     let left = fuel_left(state).saturating_sub(units.min(i64::MAX as u64) as i64);
-    if let Some(global) = &state.fuel {
-        global.set_value(&js_sys::BigInt::from(left).into());
-    }
+    set_fuel_left(state, left);
     if left < 0 {
         state.out_of_fuel = true;
         return false;
@@ -394,12 +564,19 @@ fn wasi_call(state: &Rc<RefCell<State>>, name: &str, args: &Array) -> Result<JsV
         return Ok(JsValue::from(21));
     };
     let mut guest_memory = GuestMemory(memory);
+    // The call pays its host work from the guest's fuel as the runner's does (and stops where
+    // the runner's would run out, before the work).
+    let left = fuel_left(&s);
+    s.wasi.set_fuel_left(left);
     let result = s.wasi.call(name, &args, &mut guest_memory);
-    let paid = s.wasi.take_fuel();
-    let charged = charge(&mut s, paid);
+    let left = s.wasi.fuel_left();
+    set_fuel_left(&s, left);
     match result {
-        Ok(errno) if charged => Ok(JsValue::from(errno)),
-        Ok(_) => Err(JsValue::from_str(ENDED)),
+        Ok(errno) => Ok(JsValue::from(errno)),
+        Err(Stop::OutOfFuel) => {
+            s.out_of_fuel = true;
+            Err(JsValue::from_str(ENDED))
+        }
         Err(stop) => {
             s.stop = Some(stop);
             Err(JsValue::from_str(ENDED))

@@ -44,4 +44,8 @@ pub struct Answer {
     /// Bytes the worker downloaded for this run (guests and standard library chunks not cached
     /// yet).
     pub downloaded: u64,
+    /// Whether the guests ran on stacks of their own (JavaScript Promise Integration), where a
+    /// guest's recursion reaches its interpreter's own limit before the browser's stack ends
+    /// (ARCHITECTURE.md, "The browser").
+    pub own_stacks: bool,
 }

@@ -71,8 +71,10 @@ pub async fn evaluate(request: String) -> Result<String, JsValue> {
     let answer = Answer {
         result,
         downloaded: loading::downloaded(),
+        own_stacks: crate::guest::own_stacks(),
     };
-    serde_json::to_string(&answer).map_err(|e| JsValue::from_str(&e.to_string()))
+    let answer = serde_json::to_string(&answer).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    crate::guest::settle_traps(answer).await
 }
 
 /// A reporting token from the browser's CSPRNG.

@@ -5,8 +5,10 @@
 //! (`runner/src/sandbox/`): virtual clocks ([`clock`]), seeded random bytes ([`random`]), stdin
 //! from the case, stdout and stderr sharing one byte budget whose crossing write ends the run
 //! ([`Stop::OutputLimit`]), read-only folders for the runtime and the job, a fresh writable `/tmp`
-//! with a byte quota ([`Stop::DiskLimit`]), file metadata without host data, and host work paid in
-//! fuel (a unit per byte moved, [`Wasi::take_fuel`]).
+//! with a byte quota ([`Stop::DiskLimit`]), symbolic and hard links with the sandbox's rules (no
+//! link leads out of its folder), file metadata without host data, and host work paid in fuel as
+//! the runner pays it (a unit per byte moved, per iovec, and what the runner's trampoline to
+//! wasmtime-wasi costs: [`Wasi::set_fuel_left`]).
 //!
 //! It is pure: the guest's memory is reached through [`Memory`], so the same code runs inside a
 //! Web Worker (over a `WebAssembly.Memory`) and in host tests (over a `Vec<u8>`).
@@ -77,11 +79,14 @@ impl Memory for &mut [u8] {
 pub enum Errno {
     Success = 0,
     Badf = 8,
+    Busy = 10,
     Exist = 20,
     Fault = 21,
     Inval = 28,
     Io = 29,
     Isdir = 31,
+    Loop = 32,
+    NameTooLong = 37,
     NoEnt = 44,
     Nosys = 52,
     NotDir = 54,
@@ -89,7 +94,6 @@ pub enum Errno {
     NotSup = 58,
     Perm = 63,
     Spipe = 70,
-    NotCapable = 76,
 }
 
 /// Why a call ends the guest's run instead of returning.
@@ -103,6 +107,8 @@ pub enum Stop {
     VirtualTimeout,
     /// The guest wrote more to its files, or created more of them, than it may; why.
     DiskLimit(String),
+    /// Host work the call had to pay for was more than the fuel left.
+    OutOfFuel,
 }
 
 /// Files and folders a guest may create per execution (as the runner's `MAX_FILES`).
@@ -203,14 +209,19 @@ pub struct Wasi {
     descriptors: Vec<Option<Descriptor>>,
     /// Guest inode numbers, 1, 2, 3... in the order the guest first sees each node.
     inodes: HashMap<usize, u64>,
-    /// Fuel the host's work cost since the last [`Wasi::take_fuel`].
-    fuel: u64,
+    /// The guest's fuel left during a call ([`Wasi::set_fuel_left`]), which host work is paid
+    /// from; negative when the runner's trampoline would have overdrawn it.
+    fuel_left: i64,
+    /// Fuel paid for host work since the last [`Wasi::take_fuel`].
+    paid: u64,
 }
 
 // WASI constants.
 const FILETYPE_UNKNOWN: u8 = 0;
 const FILETYPE_DIRECTORY: u8 = 3;
 const FILETYPE_REGULAR_FILE: u8 = 4;
+const FILETYPE_SYMBOLIC_LINK: u8 = 7;
+const LOOKUP_SYMLINK_FOLLOW: u32 = 1;
 const OFLAGS_CREAT: u32 = 1;
 const OFLAGS_DIRECTORY: u32 = 2;
 const OFLAGS_EXCL: u32 = 4;
@@ -253,6 +264,22 @@ const RIGHTS_PREOPEN_INHERITING: u64 = RIGHTS_PREOPEN
 
 type Result<T> = std::result::Result<T, Stop>;
 
+/// The parameters of the runner's wrapped file calls (`sandbox/files.rs`, `WRAPPED`), which reach
+/// wasmtime-wasi's own through a wasm trampoline function each: one that passes `n` parameters
+/// costs `n + 2` fuel (its entry, `n` `local.get`s and the `call`).
+fn trampoline_params(name: &str) -> Option<u32> {
+    Some(match name {
+        "fd_filestat_set_size" | "fd_filestat_get" => 2,
+        "fd_allocate" | "path_create_directory" | "path_unlink_file" | "path_remove_directory" => 3,
+        "fd_write" | "fd_read" => 4,
+        "fd_pwrite" | "fd_pread" | "fd_readdir" | "path_filestat_get" | "path_symlink" => 5,
+        "path_rename" | "path_readlink" => 6,
+        "path_link" => 7,
+        "path_open" => 9,
+        _ => return None,
+    })
+}
+
 impl Wasi {
     /// The state of a new execution.
     pub fn new(config: Config) -> Wasi {
@@ -282,7 +309,8 @@ impl Wasi {
             tree: config.tree,
             descriptors,
             inodes: HashMap::new(),
-            fuel: 0,
+            fuel_left: i64::MAX,
+            paid: 0,
         }
     }
 
@@ -301,15 +329,51 @@ impl Wasi {
         self.output.written > self.output_limit
     }
 
-    /// Fuel the host's work for the guest cost since the last call (a unit per byte read, written,
-    /// drawn or named in a path, as in the runner); the front end takes it off the guest's fuel.
-    pub fn take_fuel(&mut self) -> u64 {
-        std::mem::take(&mut self.fuel)
+    /// Sets the guest's fuel left before a [`Wasi::call`]; the call pays its host work from it
+    /// (ending as [`Stop::OutOfFuel`] where the runner's would run out) and the front end reads
+    /// what is left with [`Wasi::fuel_left`]. Without it, a call never runs out.
+    pub fn set_fuel_left(&mut self, fuel: i64) {
+        self.fuel_left = fuel;
     }
 
-    /// Pays `units` of fuel for host work.
-    pub fn pay(&mut self, units: u64) {
-        self.fuel = self.fuel.saturating_add(units);
+    /// The guest's fuel left after a call (see [`Wasi::set_fuel_left`]).
+    pub fn fuel_left(&self) -> i64 {
+        self.fuel_left
+    }
+
+    /// Fuel the host's work for the guest cost since the last call to this (a unit per byte read,
+    /// written, drawn or named in a path, as in the runner).
+    pub fn take_fuel(&mut self) -> u64 {
+        std::mem::take(&mut self.paid)
+    }
+
+    /// Pays `units` of fuel for host work as the runner's `pay` does: out of fuel when the fuel
+    /// left (never counted below 0) is less.
+    fn pay(&mut self, units: u64) -> Result<()> {
+        let fuel = self.fuel_left.max(0) as u64;
+        if fuel < units {
+            self.fuel_left = 0;
+            return Err(Stop::OutOfFuel);
+        }
+        self.fuel_left = (fuel - units) as i64;
+        self.paid = self.paid.saturating_add(units);
+        Ok(())
+    }
+
+    /// What the runner's trampoline to wasmtime-wasi's `name` costs (see [`trampoline_params`]):
+    /// its entry is checked like any wasm function's (out of fuel once none is left), the rest
+    /// is charged without a check and may leave the fuel below zero for the guest's next check.
+    fn trampoline(&mut self, name: &str) -> Result<()> {
+        let Some(params) = trampoline_params(name) else {
+            return Ok(());
+        };
+        self.fuel_left = self.fuel_left.saturating_sub(1);
+        if self.fuel_left <= 0 {
+            return Err(Stop::OutOfFuel);
+        }
+        self.fuel_left = self.fuel_left.saturating_sub(i64::from(params) + 1);
+        self.paid = self.paid.saturating_add(u64::from(params) + 2);
+        Ok(())
     }
 
     /// Runs WASI preview 1's function `name` with `args` (each as the wasm value's bits: i32
@@ -344,15 +408,15 @@ impl Wasi {
             "sched_yield" => Errno::Success,
             "random_get" => {
                 let (buf, len) = (w(0), w(1));
-                self.pay(len as u64);
+                self.pay(len as u64)?;
                 let mut bytes = vec![0u8; len as usize];
                 self.random.fill(&mut bytes);
                 ok_if(mem.write(buf, &bytes))
             }
             "fd_write" => self.fd_write(w(0), w(1), w(2), None, w(3), mem)?,
             "fd_pwrite" => self.fd_write(w(0), w(1), w(2), Some(a(3)), w(4), mem)?,
-            "fd_read" => self.fd_read(w(0), w(1), w(2), None, w(3), mem),
-            "fd_pread" => self.fd_read(w(0), w(1), w(2), Some(a(3)), w(4), mem),
+            "fd_read" => self.fd_read(w(0), w(1), w(2), None, w(3), mem)?,
+            "fd_pread" => self.fd_read(w(0), w(1), w(2), Some(a(3)), w(4), mem)?,
             "fd_seek" => self.fd_seek(w(0), a(1) as i64, w(2), w(3), mem),
             "fd_tell" => self.fd_seek(w(0), 0, 1, w(1), mem),
             "fd_close" => self.fd_close(w(0)),
@@ -366,15 +430,26 @@ impl Wasi {
                 Some(_) => Errno::Success,
                 None => Errno::Badf,
             },
-            "fd_filestat_get" => match self.descriptor(w(0)) {
-                Some(Descriptor::Folder { node, .. }) | Some(Descriptor::File { node, .. }) => {
-                    self.write_filestat(*node, w(1), mem)
+            "fd_filestat_get" => {
+                self.trampoline(name)?;
+                match self.descriptor(w(0)) {
+                    Some(Descriptor::Folder { node, .. }) | Some(Descriptor::File { node, .. }) => {
+                        self.write_filestat(*node, w(1), mem)
+                    }
+                    Some(_) => put_filestat(mem, w(1), 0, FILETYPE_UNKNOWN, 1, 0, 0),
+                    None => Errno::Badf,
                 }
-                Some(_) => put_filestat(mem, w(1), 0, FILETYPE_UNKNOWN, 0, 0),
-                None => Errno::Badf,
-            },
-            "fd_filestat_set_size" => self.fd_filestat_set_size(w(0), a(1))?,
-            "fd_allocate" => Errno::NotSup,
+            }
+            "fd_filestat_set_size" => {
+                self.disk_write(a(1))?;
+                self.trampoline(name)?;
+                self.fd_filestat_set_size(w(0), a(1))
+            }
+            "fd_allocate" => {
+                self.disk_write(a(2))?;
+                self.trampoline(name)?;
+                Errno::NotSup
+            }
             "fd_prestat_get" => match self.descriptor(w(0)) {
                 Some(Descriptor::Folder {
                     preopen: Some(path),
@@ -400,40 +475,44 @@ impl Wasi {
                 }
                 _ => Errno::Badf,
             },
-            "fd_readdir" => self.fd_readdir(w(0), w(1), w(2), a(3), w(4), mem),
+            "fd_readdir" => self.fd_readdir(w(0), w(1), w(2), a(3), w(4), mem)?,
             "fd_renumber" => self.fd_renumber(w(0), w(1)),
-            "path_open" => self.path_open(w(0), w(2), w(3), w(4), w(7), w(8), mem)?,
-            "path_filestat_get" => match self.path(w(0), w(2), w(3), mem) {
-                Ok((folder, path)) => match self.tree.resolve(folder, &path) {
-                    Ok(files::Resolved {
-                        node: Some(node), ..
-                    }) => self.write_filestat(node, w(4), mem),
-                    Ok(_) => Errno::NoEnt,
+            "path_open" => self.path_open(w(0), w(1), w(2), w(3), w(4), w(7), w(8), mem)?,
+            "path_filestat_get" => {
+                self.pay(u64::from(w(3)))?;
+                self.trampoline(name)?;
+                let follow = w(1) & LOOKUP_SYMLINK_FOLLOW != 0;
+                match self.path(w(0), w(2), w(3), mem) {
+                    Ok((folder, path)) => match self.tree.resolve(folder, &path, follow) {
+                        Ok(files::Resolved {
+                            node: Some(node), ..
+                        }) => self.write_filestat(node, w(4), mem),
+                        Ok(_) => Errno::NoEnt,
+                        Err(errno) => errno,
+                    },
                     Err(errno) => errno,
-                },
-                Err(errno) => errno,
-            },
-            "path_filestat_set_times" => match self.path(w(0), w(2), w(3), mem) {
-                Ok((folder, path)) => match self.tree.resolve(folder, &path) {
-                    Ok(files::Resolved { node: Some(_), .. }) => Errno::Success,
-                    Ok(_) => Errno::NoEnt,
+                }
+            }
+            // Not wrapped in the runner: no fuel for its path.
+            "path_filestat_set_times" => {
+                let follow = w(1) & LOOKUP_SYMLINK_FOLLOW != 0;
+                match self.path(w(0), w(2), w(3), mem) {
+                    Ok((folder, _)) if !self.tree.writable(folder) => Errno::Perm,
+                    Ok((folder, path)) => match self.tree.resolve(folder, &path, follow) {
+                        Ok(files::Resolved { node: Some(_), .. }) => Errno::Success,
+                        Ok(_) => Errno::NoEnt,
+                        Err(errno) => errno,
+                    },
                     Err(errno) => errno,
-                },
-                Err(errno) => errno,
-            },
+                }
+            }
             "path_create_directory" => self.path_create_directory(w(0), w(1), w(2), mem)?,
-            "path_unlink_file" => self.path_remove(w(0), w(1), w(2), false, mem),
-            "path_remove_directory" => self.path_remove(w(0), w(1), w(2), true, mem),
-            "path_rename" => self.path_rename(w(0), w(1), w(2), w(3), w(4), w(5), mem),
-            "path_readlink" => match self.path(w(0), w(1), w(2), mem) {
-                Ok((folder, path)) => match self.tree.resolve(folder, &path) {
-                    Ok(files::Resolved { node: Some(_), .. }) => Errno::Inval,
-                    Ok(_) => Errno::NoEnt,
-                    Err(errno) => errno,
-                },
-                Err(errno) => errno,
-            },
-            "path_symlink" | "path_link" => Errno::Perm,
+            "path_unlink_file" => self.path_remove(w(0), w(1), w(2), false, mem)?,
+            "path_remove_directory" => self.path_remove(w(0), w(1), w(2), true, mem)?,
+            "path_rename" => self.path_rename(w(0), w(1), w(2), w(3), w(4), w(5), mem)?,
+            "path_readlink" => self.path_readlink(w(0), w(1), w(2), w(3), w(4), w(5), mem)?,
+            "path_symlink" => self.path_symlink(w(0), w(1), w(2), w(3), w(4), mem)?,
+            "path_link" => self.path_link(w(0), w(1), w(2), w(3), w(4), w(5), w(6), mem)?,
             "sock_accept" | "sock_recv" | "sock_send" | "sock_shutdown" => Errno::NotSup,
             _ => Errno::Nosys,
         };
@@ -490,16 +569,33 @@ impl Wasi {
         Errno::Success
     }
 
-    /// The iovecs at `iovs` as (pointer, length) pairs.
-    fn iovecs(
+    /// The runner's `iovec_bytes`: refuses more than [`MAX_IOVECS`] entries (`None`: `EINVAL`),
+    /// pays a fuel unit per entry, and sums the lengths of the entries in bounds.
+    fn iovec_bytes(&mut self, iovs: u32, count: u32, mem: &dyn Memory) -> Result<Option<u64>> {
+        if count > MAX_IOVECS {
+            return Ok(None);
+        }
+        self.pay(u64::from(count))?;
+        let mut total = 0u64;
+        for i in 0..count {
+            let Some(entry) = mem.read(iovs.wrapping_add(8 * i), 8) else {
+                break;
+            };
+            total += u64::from(u32::from_le_bytes(entry[4..8].try_into().expect("4")));
+        }
+        Ok(Some(total))
+    }
+
+    /// wasmtime-wasi's `first_non_empty_iovec`: a read or write moves only the first buffer that
+    /// is not empty (a libc loops for the rest), or none.
+    fn first_buffer(
         iovs: u32,
         count: u32,
         mem: &dyn Memory,
-    ) -> std::result::Result<Vec<(u32, u32)>, Errno> {
-        if count > MAX_IOVECS {
-            return Err(Errno::Inval);
-        }
-        let bytes = mem.read(iovs, count * 8).ok_or(Errno::Fault)?;
+    ) -> std::result::Result<(u32, u32), Errno> {
+        let bytes = mem
+            .read(iovs, count.checked_mul(8).ok_or(Errno::Fault)?)
+            .ok_or(Errno::Fault)?;
         Ok(bytes
             .chunks_exact(8)
             .map(|c| {
@@ -508,7 +604,20 @@ impl Wasi {
                     u32::from_le_bytes(c[4..8].try_into().expect("4")),
                 )
             })
-            .collect())
+            .find(|(_, len)| *len > 0)
+            .unwrap_or((0, 0)))
+    }
+
+    /// Counts `bytes` written to files against `--disk`.
+    fn disk_write(&mut self, bytes: u64) -> Result<()> {
+        self.disk_written = self.disk_written.saturating_add(bytes);
+        if self.disk_written > self.disk_limit {
+            return Err(Stop::DiskLimit(format!(
+                "the program wrote more than --disk {} bytes to its files",
+                self.disk_limit
+            )));
+        }
+        Ok(())
     }
 
     fn fd_write(
@@ -520,18 +629,27 @@ impl Wasi {
         written_out: u32,
         mem: &mut dyn Memory,
     ) -> Result<Errno> {
-        let iovecs = match Self::iovecs(iovs, count, mem) {
-            Ok(iovecs) => iovecs,
+        // The runner pays for every byte asked for before the call, and counts a write on a
+        // descriptor past stdio (any pwrite) against the disk, whatever the call then does.
+        let Some(total) = self.iovec_bytes(iovs, count, mem)? else {
+            return Ok(Errno::Inval);
+        };
+        self.pay(total)?;
+        if fd > 2 || offset.is_some() {
+            self.disk_write(total)?;
+        }
+        self.trampoline(if offset.is_some() {
+            "fd_pwrite"
+        } else {
+            "fd_write"
+        })?;
+        let (ptr, len) = match Self::first_buffer(iovs, count, mem) {
+            Ok(buffer) => buffer,
             Err(errno) => return Ok(errno),
         };
-        let mut data = Vec::new();
-        for (ptr, len) in iovecs {
-            match mem.read(ptr, len) {
-                Some(bytes) => data.extend_from_slice(&bytes),
-                None => return Ok(Errno::Fault),
-            }
-        }
-        self.pay(data.len() as u64);
+        let Some(data) = mem.read(ptr, len) else {
+            return Ok(Errno::Fault);
+        };
         match self.descriptors.get(fd as usize).cloned().flatten() {
             Some(Descriptor::Stdout) | Some(Descriptor::Stderr) if offset.is_some() => {
                 Ok(Errno::Spipe)
@@ -545,13 +663,6 @@ impl Wasi {
                 append,
                 ..
             }) => {
-                self.disk_written = self.disk_written.saturating_add(data.len() as u64);
-                if self.disk_written > self.disk_limit {
-                    return Err(Stop::DiskLimit(format!(
-                        "the program wrote more than --disk {} bytes to its files",
-                        self.disk_limit
-                    )));
-                }
                 let Node::File {
                     contents: Contents::Bytes(bytes),
                     ..
@@ -560,19 +671,24 @@ impl Wasi {
                     return Ok(Errno::Badf);
                 };
                 let at = match (offset, append) {
-                    (Some(offset), _) => offset as usize,
-                    (None, true) => bytes.len(),
+                    (_, true) => bytes.len(),
+                    (Some(offset), false) => offset as usize,
                     (None, false) => position as usize,
                 };
                 if bytes.len() < at + data.len() {
                     bytes.resize(at + data.len(), 0);
                 }
                 bytes[at..at + data.len()].copy_from_slice(&data);
+                let end = bytes.len() as u64;
                 if offset.is_none() {
                     if let Some(Some(Descriptor::File { position, .. })) =
                         self.descriptors.get_mut(fd as usize)
                     {
-                        *position = (at + data.len()) as u64;
+                        *position = if append {
+                            end
+                        } else {
+                            (at + data.len()) as u64
+                        };
                     }
                 }
                 Ok(ok_if(
@@ -584,8 +700,9 @@ impl Wasi {
         }
     }
 
-    /// A write to stdout or stderr: kept up to the shared budget; the write that crosses it ends
-    /// the run (a capped pipe returning an error would let a hostile guest write forever).
+    /// A write to stdout or stderr, in wasmtime-wasi's chunks of 4096 bytes: kept up to the
+    /// shared budget; the chunk that crosses it ends the run (a capped pipe returning an error
+    /// would let a hostile guest write forever).
     fn write_output(
         &mut self,
         stderr: bool,
@@ -593,8 +710,10 @@ impl Wasi {
         written_out: u32,
         mem: &mut dyn Memory,
     ) -> Result<Errno> {
-        if !self.output.write(self.output_limit, stderr, data) {
-            return Err(Stop::OutputLimit);
+        for chunk in data.chunks(4096) {
+            if !self.output.write(self.output_limit, stderr, chunk) {
+                return Err(Stop::OutputLimit);
+            }
         }
         Ok(ok_if(
             mem.write(written_out, &(data.len() as u32).to_le_bytes()),
@@ -609,17 +728,24 @@ impl Wasi {
         offset: Option<u64>,
         read_out: u32,
         mem: &mut dyn Memory,
-    ) -> Errno {
-        let iovecs = match Self::iovecs(iovs, count, mem) {
-            Ok(iovecs) => iovecs,
-            Err(errno) => return errno,
+    ) -> Result<Errno> {
+        if self.iovec_bytes(iovs, count, mem)?.is_none() {
+            return Ok(Errno::Inval);
+        }
+        self.trampoline(if offset.is_some() {
+            "fd_pread"
+        } else {
+            "fd_read"
+        })?;
+        let (ptr, wanted) = match Self::first_buffer(iovs, count, mem) {
+            Ok(buffer) => buffer,
+            Err(errno) => return Ok(errno),
         };
-        let wanted: usize = iovecs.iter().map(|(_, len)| *len as usize).sum();
         let data = match self.descriptors.get(fd as usize).cloned().flatten() {
-            Some(Descriptor::Stdin) if offset.is_some() => return Errno::Spipe,
+            Some(Descriptor::Stdin) if offset.is_some() => return Ok(Errno::Spipe),
             Some(Descriptor::Stdin) => {
                 let start = self.stdin_position;
-                let end = (start + wanted).min(self.stdin.len());
+                let end = (start + wanted as usize).min(self.stdin.len());
                 self.stdin_position = end;
                 self.stdin[start..end].to_vec()
             }
@@ -630,11 +756,11 @@ impl Wasi {
                 ..
             }) => {
                 let Node::File { contents, .. } = &self.tree.nodes[node] else {
-                    return Errno::Badf;
+                    return Ok(Errno::Badf);
                 };
-                let data = match contents.read(offset.unwrap_or(position), wanted) {
+                let data = match contents.read(offset.unwrap_or(position), wanted as usize) {
                     Ok(data) => data,
-                    Err(errno) => return errno,
+                    Err(errno) => return Ok(errno),
                 };
                 if offset.is_none() {
                     if let Some(Some(Descriptor::File { position, .. })) =
@@ -645,19 +771,17 @@ impl Wasi {
                 }
                 data
             }
-            Some(Descriptor::Folder { .. }) => return Errno::Isdir,
-            _ => return Errno::Badf,
+            _ => return Ok(Errno::Badf),
         };
-        self.pay(data.len() as u64);
-        let mut rest = &data[..];
-        for (ptr, len) in iovecs {
-            let n = rest.len().min(len as usize);
-            if !mem.write(ptr, &rest[..n]) {
-                return Errno::Fault;
-            }
-            rest = &rest[n..];
+        if !mem.write(ptr, &data) {
+            return Ok(Errno::Fault);
         }
-        ok_if(mem.write(read_out, &(data.len() as u32).to_le_bytes()))
+        if !mem.write(read_out, &(data.len() as u32).to_le_bytes()) {
+            return Ok(Errno::Fault);
+        }
+        // The runner pays for what the call reports it read.
+        self.pay(data.len() as u64)?;
+        Ok(Errno::Success)
     }
 
     fn fd_seek(
@@ -671,7 +795,7 @@ impl Wasi {
         let size = match self.descriptor(fd) {
             Some(Descriptor::File { node, .. }) => match &self.tree.nodes[*node] {
                 Node::File { contents, .. } => contents.len(),
-                Node::Folder { .. } => 0,
+                Node::Folder { .. } | Node::Symlink { .. } => 0,
             },
             Some(Descriptor::Folder { .. }) => return Errno::Badf,
             Some(_) => return Errno::Spipe,
@@ -765,43 +889,103 @@ impl Wasi {
         *self.inodes.entry(node).or_insert(next)
     }
 
-    fn write_filestat(&mut self, node: usize, out: u32, mem: &mut dyn Memory) -> Errno {
-        let (filetype, size) = match &self.tree.nodes[node] {
-            Node::Folder { .. } => (FILETYPE_DIRECTORY, 4096),
-            Node::File { contents, .. } => (FILETYPE_REGULAR_FILE, contents.len()),
-        };
-        let inode = self.inode(node);
-        let now = self.time.wall_nanos();
-        put_filestat(mem, out, inode, filetype, size, now)
+    /// The WASI file type of `node`.
+    fn filetype(&self, node: usize) -> u8 {
+        match &self.tree.nodes[node] {
+            Node::Folder { .. } => FILETYPE_DIRECTORY,
+            Node::File { .. } => FILETYPE_REGULAR_FILE,
+            Node::Symlink { .. } => FILETYPE_SYMBOLIC_LINK,
+        }
     }
 
-    fn fd_filestat_set_size(&mut self, fd: u32, size: u64) -> Result<Errno> {
+    /// A node's filestat as the runner rewrites the host's: a folder has one link and 4096
+    /// bytes, a file or link its links and its size (a link's is its target's length).
+    fn write_filestat(&mut self, node: usize, out: u32, mem: &mut dyn Memory) -> Errno {
+        let (links, size) = match &self.tree.nodes[node] {
+            Node::Folder { .. } => (1, 4096),
+            Node::File {
+                contents, links, ..
+            } => (*links, contents.len()),
+            Node::Symlink { target, links } => (*links, target.len() as u64),
+        };
+        let filetype = self.filetype(node);
+        let inode = self.inode(node);
+        let now = self.time.wall_nanos();
+        put_filestat(mem, out, inode, filetype, links, size, now)
+    }
+
+    fn fd_filestat_set_size(&mut self, fd: u32, size: u64) -> Errno {
         let Some(Descriptor::File {
             node, write: true, ..
         }) = self.descriptor(fd).cloned()
         else {
-            return Ok(Errno::Badf);
+            return Errno::Badf;
         };
         let Node::File {
             contents: Contents::Bytes(bytes),
             ..
         } = &mut self.tree.nodes[node]
         else {
-            return Ok(Errno::Badf);
+            return Errno::Badf;
         };
-        if size > bytes.len() as u64 {
-            self.disk_written = self.disk_written.saturating_add(size - bytes.len() as u64);
-            if self.disk_written > self.disk_limit {
-                return Err(Stop::DiskLimit(format!(
-                    "the program wrote more than --disk {} bytes to its files",
-                    self.disk_limit
-                )));
-            }
-        }
         bytes.resize(size as usize, 0);
-        Ok(Errno::Success)
+        Errno::Success
     }
 
+    /// The listing of folder `node` as the runner's `sorted_readdir` gives it: `.` and `..`
+    /// (both with the folder's own inode, as wasmtime-wasi reports them) and the entries, sorted
+    /// by name; each entry a 24-byte header (next cookie, inode, name length, type) and the name.
+    fn listing(&mut self, node: usize) -> Vec<(Vec<u8>, usize)> {
+        let Node::Folder { entries, .. } = &self.tree.nodes[node] else {
+            return Vec::new();
+        };
+        let mut listing: Vec<(Vec<u8>, usize)> =
+            vec![(b".".to_vec(), node), (b"..".to_vec(), node)];
+        listing.extend(
+            entries
+                .iter()
+                .map(|(name, child)| (name.as_bytes().to_vec(), *child)),
+        );
+        listing.sort_by(|a, b| a.0.cmp(&b.0));
+        listing
+    }
+
+    /// Entries of `listing` from `cookie`, written as wasmtime-wasi writes a page of
+    /// `capacity` bytes (the last entry cut at the end); with the guest inode of each entry whose
+    /// header's inode field is in the page when `inodes` is set, else zero.
+    fn page(
+        &mut self,
+        listing: &[(Vec<u8>, usize)],
+        cookie: u64,
+        capacity: usize,
+        inodes: bool,
+    ) -> Vec<u8> {
+        let mut page = Vec::new();
+        let first = usize::try_from(cookie).unwrap_or(usize::MAX);
+        for (position, (name, child)) in listing.iter().enumerate().skip(first) {
+            if page.len() >= capacity {
+                break;
+            }
+            let inode = if inodes && page.len() + 16 <= capacity {
+                self.inode(*child)
+            } else {
+                0
+            };
+            page.extend_from_slice(&(position as u64 + 1).to_le_bytes());
+            page.extend_from_slice(&inode.to_le_bytes());
+            page.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            page.extend_from_slice(&[self.filetype(*child), 0, 0, 0]);
+            page.extend_from_slice(name);
+        }
+        page.truncate(capacity);
+        page
+    }
+
+    /// `fd_readdir` as the runner's `sorted_readdir` answers it: the whole folder read from
+    /// wasmtime-wasi page by page (each page a trampoline call, paid a fuel unit per byte), then
+    /// the page from `cookie` of the listing sorted by name. The host's own order is taken to be
+    /// that sorted order, so a folder read in several pages may cost another number of units
+    /// here than on a host whose order differs (one page, the common case, costs the same).
     fn fd_readdir(
         &mut self,
         fd: u32,
@@ -810,43 +994,60 @@ impl Wasi {
         cookie: u64,
         used_out: u32,
         mem: &mut dyn Memory,
-    ) -> Errno {
-        let Some(Descriptor::Folder { node, .. }) = self.descriptor(fd).cloned() else {
-            return Errno::Badf;
+    ) -> Result<Errno> {
+        let capacity = buf_len as usize;
+        let folder = match self.descriptor(fd) {
+            Some(Descriptor::Folder { node, .. }) => Some(*node),
+            _ => None,
         };
-        let Node::Folder {
-            entries, parent, ..
-        } = self.tree.nodes[node].clone()
-        else {
-            return Errno::NotDir;
-        };
-        let mut listing: Vec<(String, usize)> =
-            vec![(".".into(), node), ("..".into(), parent.unwrap_or(node))];
-        listing.extend(entries);
-        let mut out = Vec::new();
-        for (index, (name, child)) in listing.into_iter().enumerate().skip(cookie as usize) {
-            let filetype = if self.tree.is_folder(child) {
-                FILETYPE_DIRECTORY
-            } else {
-                FILETYPE_REGULAR_FILE
-            };
-            let mut dirent = [0u8; 24];
-            dirent[0..8].copy_from_slice(&(index as u64 + 1).to_le_bytes());
-            dirent[8..16].copy_from_slice(&self.inode(child).to_le_bytes());
-            dirent[16..20].copy_from_slice(&(name.len() as u32).to_le_bytes());
-            dirent[20] = filetype;
-            out.extend_from_slice(&dirent);
-            out.extend_from_slice(name.as_bytes());
-            if out.len() >= buf_len as usize {
+        let listing = folder.map(|node| self.listing(node)).unwrap_or_default();
+        let mut from = 0u64;
+        loop {
+            self.trampoline("fd_readdir")?;
+            if folder.is_none() {
+                return Ok(Errno::Badf);
+            }
+            let page = self.page(&listing, from, capacity, false);
+            self.pay(page.len() as u64)?;
+            // The entries of the page read whole, and where the next page starts.
+            let mut offset = 0;
+            let mut whole = 0;
+            while offset + 24 <= page.len() {
+                let next = u64::from_le_bytes(page[offset..offset + 8].try_into().expect("8"));
+                let length =
+                    u32::from_le_bytes(page[offset + 16..offset + 20].try_into().expect("4"));
+                let end = offset + 24 + length as usize;
+                if end > page.len() {
+                    break;
+                }
+                from = next;
+                whole += 1;
+                offset = end;
+            }
+            if page.len() < capacity {
+                break;
+            }
+            if whole == 0 {
+                // An entry longer than the buffer: answered as wasmtime-wasi would, unsorted
+                // (the guest retries with a larger buffer, as wasi-libc does).
+                self.trampoline("fd_readdir")?;
+                let page = self.page(&listing, cookie, capacity, true);
+                return Ok(ok_if(
+                    mem.write(buf, &page)
+                        && mem.write(used_out, &(page.len() as u32).to_le_bytes()),
+                ));
+            }
+            if listing.len() > 4 * MAX_FILES as usize {
                 break;
             }
         }
-        out.truncate(buf_len as usize);
-        self.pay(out.len() as u64);
-        ok_if(mem.write(buf, &out) && mem.write(used_out, &(out.len() as u32).to_le_bytes()))
+        let page = self.page(&listing, cookie, capacity, true);
+        Ok(ok_if(
+            mem.write(buf, &page) && mem.write(used_out, &(page.len() as u32).to_le_bytes()),
+        ))
     }
 
-    /// The folder of descriptor `fd` and the path at `ptr`, paid for.
+    /// The folder of descriptor `fd` and the path at `ptr`.
     fn path(
         &mut self,
         fd: u32,
@@ -860,7 +1061,6 @@ impl Wasi {
             None => return Err(Errno::Badf),
         };
         let bytes = mem.read(ptr, len).ok_or(Errno::Fault)?;
-        self.pay(len as u64);
         let path = String::from_utf8(bytes).map_err(|_| Errno::Inval)?;
         Ok((folder, path))
     }
@@ -879,6 +1079,7 @@ impl Wasi {
     fn path_open(
         &mut self,
         fd: u32,
+        dirflags: u32,
         path_ptr: u32,
         path_len: u32,
         oflags: u32,
@@ -886,28 +1087,49 @@ impl Wasi {
         fd_out: u32,
         mem: &mut dyn Memory,
     ) -> Result<Errno> {
+        self.pay(u64::from(path_len))?;
+        if oflags & OFLAGS_CREAT != 0 {
+            self.create()?;
+        }
+        self.trampoline("path_open")?;
         let (folder, path) = match self.path(fd, path_ptr, path_len, mem) {
             Ok(found) => found,
-            Err(errno) => return Ok(errno),
-        };
-        let resolved = match self.tree.resolve(folder, &path) {
-            Ok(resolved) => resolved,
             Err(errno) => return Ok(errno),
         };
         // Read or write as the guest's libc asked: wasi-libc passes rights, which this
         // implementation reads off the flags instead (O_CREAT/O_TRUNC/APPEND need writing).
         let wants_write =
             oflags & (OFLAGS_CREAT | OFLAGS_TRUNC) != 0 || fdflags & FDFLAGS_APPEND != 0;
+        if oflags & OFLAGS_DIRECTORY != 0
+            && oflags & (OFLAGS_CREAT | OFLAGS_EXCL | OFLAGS_TRUNC) != 0
+        {
+            return Ok(Errno::Inval);
+        }
+        if wants_write && !self.tree.writable(folder) {
+            return Ok(Errno::Perm);
+        }
+        // O_CREAT | O_EXCL never follows the last link: an existing name, link or not, is EEXIST.
+        let exclusive = oflags & OFLAGS_CREAT != 0 && oflags & OFLAGS_EXCL != 0;
+        let follow = dirflags & LOOKUP_SYMLINK_FOLLOW != 0 && !exclusive;
+        let resolved = match self.tree.resolve(folder, &path, follow) {
+            Ok(resolved) => resolved,
+            Err(errno) => return Ok(errno),
+        };
         let node = match resolved.node {
-            Some(_) if oflags & OFLAGS_CREAT != 0 && oflags & OFLAGS_EXCL != 0 => {
-                return Ok(Errno::Exist)
-            }
+            Some(_) if exclusive => return Ok(Errno::Exist),
+            // A link met last without following it: wasmtime-wasi's O_NOFOLLOW.
+            Some(node) if self.tree.is_symlink(node) => return Ok(Errno::Loop),
             Some(node) => node,
             None if oflags & OFLAGS_CREAT != 0 => {
+                if files::names_folder(&path) {
+                    return Ok(Errno::Isdir);
+                }
                 if !self.tree.writable(resolved.parent) {
                     return Ok(Errno::Perm);
                 }
-                self.create()?;
+                if resolved.name.len() > files::NAME_MAX {
+                    return Ok(Errno::NameTooLong);
+                }
                 self.tree.insert_file(resolved.parent, &resolved.name)
             }
             None => return Ok(Errno::NoEnt),
@@ -956,6 +1178,15 @@ impl Wasi {
         Ok(ok_if(mem.write(fd_out, &(slot as u32).to_le_bytes())))
     }
 
+    /// The folder and last name `path` acts on, for a call that changes that name (see
+    /// `Tree::parent_of`); `EPERM` in a read-only folder, as wasmtime-wasi checks first.
+    fn changing(&self, folder: usize, path: &str) -> std::result::Result<(usize, String), Errno> {
+        if !self.tree.writable(folder) {
+            return Err(Errno::Perm);
+        }
+        self.tree.parent_of(folder, path)
+    }
+
     fn path_create_directory(
         &mut self,
         fd: u32,
@@ -963,20 +1194,31 @@ impl Wasi {
         len: u32,
         mem: &mut dyn Memory,
     ) -> Result<Errno> {
+        self.pay(u64::from(len))?;
+        self.create()?;
+        self.trampoline("path_create_directory")?;
         let (folder, path) = match self.path(fd, ptr, len, mem) {
             Ok(found) => found,
             Err(errno) => return Ok(errno),
         };
-        Ok(match self.tree.resolve(folder, &path) {
-            Ok(files::Resolved { node: Some(_), .. }) => Errno::Exist,
-            Ok(resolved) if self.tree.writable(resolved.parent) => {
-                self.create()?;
-                self.tree.insert_folder(resolved.parent, &resolved.name);
-                Errno::Success
-            }
-            Ok(_) => Errno::Perm,
-            Err(errno) => errno,
-        })
+        // cap-std strips a trailing `/` or `/.` first.
+        let mut stripped = path.as_str();
+        while let Some(rest) = stripped
+            .strip_suffix('/')
+            .or_else(|| stripped.strip_suffix("/."))
+        {
+            stripped = rest;
+        }
+        let (parent, name) =
+            match self.changing(folder, if stripped.is_empty() { &path } else { stripped }) {
+                Ok(found) => found,
+                Err(errno) => return Ok(errno),
+            };
+        if name == "." || name == ".." || self.tree.child(parent, &name).is_some() {
+            return Ok(Errno::Exist);
+        }
+        self.tree.insert_folder(parent, &name);
+        Ok(Errno::Success)
     }
 
     fn path_remove(
@@ -986,33 +1228,43 @@ impl Wasi {
         len: u32,
         folder_wanted: bool,
         mem: &mut dyn Memory,
-    ) -> Errno {
+    ) -> Result<Errno> {
+        self.pay(u64::from(len))?;
+        self.trampoline(if folder_wanted {
+            "path_remove_directory"
+        } else {
+            "path_unlink_file"
+        })?;
         let (folder, path) = match self.path(fd, ptr, len, mem) {
             Ok(found) => found,
-            Err(errno) => return errno,
+            Err(errno) => return Ok(errno),
         };
-        match self.tree.resolve(folder, &path) {
-            Ok(files::Resolved {
-                parent,
-                name,
-                node: Some(node),
-            }) => {
-                if !self.tree.writable(parent) {
-                    return Errno::Perm;
-                }
-                match (&self.tree.nodes[node], folder_wanted) {
-                    (Node::Folder { entries, .. }, true) if !entries.is_empty() => Errno::NotEmpty,
-                    (Node::Folder { .. }, true) | (Node::File { .. }, false) => {
-                        self.tree.unlink(parent, &name);
-                        Errno::Success
-                    }
-                    (Node::Folder { .. }, false) => Errno::Isdir,
-                    (Node::File { .. }, true) => Errno::NotDir,
-                }
-            }
-            Ok(_) => Errno::NoEnt,
-            Err(errno) => errno,
+        let (parent, name) = match self.changing(folder, &path) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        if name == "." {
+            // `x/`: the kernel's unlinkat and rmdirat of `.`.
+            return Ok(if folder_wanted {
+                Errno::Inval
+            } else {
+                Errno::Isdir
+            });
         }
+        let Some(node) = self.tree.child(parent, &name) else {
+            return Ok(Errno::NoEnt);
+        };
+        Ok(match (&self.tree.nodes[node], folder_wanted) {
+            (Node::Folder { entries, .. }, true) if !entries.is_empty() => Errno::NotEmpty,
+            (Node::Folder { .. }, true)
+            | (Node::File { .. }, false)
+            | (Node::Symlink { .. }, false) => {
+                self.tree.unlink(parent, &name);
+                Errno::Success
+            }
+            (Node::Folder { .. }, false) => Errno::Isdir,
+            (Node::File { .. } | Node::Symlink { .. }, true) => Errno::NotDir,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1025,33 +1277,188 @@ impl Wasi {
         new: u32,
         new_len: u32,
         mem: &mut dyn Memory,
-    ) -> Errno {
+    ) -> Result<Errno> {
+        self.pay(u64::from(old_len) + u64::from(new_len))?;
+        self.trampoline("path_rename")?;
         let (from_folder, from) = match self.path(fd, old, old_len, mem) {
             Ok(found) => found,
-            Err(errno) => return errno,
+            Err(errno) => return Ok(errno),
         };
         let (to_folder, to) = match self.path(new_fd, new, new_len, mem) {
             Ok(found) => found,
-            Err(errno) => return errno,
+            Err(errno) => return Ok(errno),
         };
-        let (source, target) = match (
-            self.tree.resolve(from_folder, &from),
-            self.tree.resolve(to_folder, &to),
+        if !self.tree.writable(to_folder) {
+            return Ok(Errno::Perm);
+        }
+        let ((source_parent, source_name), (target_parent, target_name)) = match (
+            self.changing(from_folder, &from),
+            self.tree.parent_of(to_folder, &to),
         ) {
             (Ok(source), Ok(target)) => (source, target),
-            (Err(errno), _) | (_, Err(errno)) => return errno,
+            (Err(errno), _) | (_, Err(errno)) => return Ok(errno),
         };
-        let Some(node) = source.node else {
-            return Errno::NoEnt;
+        if source_name == "." || target_name == "." {
+            return Ok(Errno::Busy);
+        }
+        let Some(node) = self.tree.child(source_parent, &source_name) else {
+            return Ok(Errno::NoEnt);
         };
-        if !self.tree.writable(source.parent) || !self.tree.writable(target.parent) {
-            return Errno::Perm;
+        if let Some(existing) = self.tree.child(target_parent, &target_name) {
+            if existing == node {
+                return Ok(Errno::Success);
+            }
+            match (self.tree.is_folder(node), &self.tree.nodes[existing]) {
+                (false, Node::Folder { .. }) => return Ok(Errno::Isdir),
+                (true, Node::Folder { entries, .. }) if !entries.is_empty() => {
+                    return Ok(Errno::NotEmpty)
+                }
+                (true, Node::File { .. } | Node::Symlink { .. }) => return Ok(Errno::NotDir),
+                _ => {}
+            }
         }
-        self.tree.unlink(source.parent, &source.name);
-        if let Node::Folder { entries, .. } = &mut self.tree.nodes[target.parent] {
-            entries.insert(target.name, node);
+        if self.tree.is_folder(node) && self.tree.contains(node, target_parent) {
+            return Ok(Errno::Inval);
         }
-        Errno::Success
+        self.tree.unlink(target_parent, &target_name);
+        self.tree
+            .rename(source_parent, &source_name, target_parent, &target_name);
+        Ok(Errno::Success)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn path_readlink(
+        &mut self,
+        fd: u32,
+        ptr: u32,
+        len: u32,
+        buf: u32,
+        buf_len: u32,
+        used_out: u32,
+        mem: &mut dyn Memory,
+    ) -> Result<Errno> {
+        self.pay(u64::from(len))?;
+        self.trampoline("path_readlink")?;
+        let (folder, path) = match self.path(fd, ptr, len, mem) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        let (parent, name) = match self.tree.parent_of(folder, &path) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        let target = match self
+            .tree
+            .child(parent, &name)
+            .map(|node| &self.tree.nodes[node])
+        {
+            _ if name == "." => return Ok(Errno::Inval),
+            Some(Node::Symlink { target, .. }) => target.clone().into_bytes(),
+            Some(_) => return Ok(Errno::Inval),
+            None => return Ok(Errno::NoEnt),
+        };
+        let n = target.len().min(buf_len as usize);
+        if !(mem.write(buf, &target[..n]) && mem.write(used_out, &(n as u32).to_le_bytes())) {
+            return Ok(Errno::Fault);
+        }
+        // The runner pays for what the call reports it read.
+        self.pay(n as u64)?;
+        Ok(Errno::Success)
+    }
+
+    fn path_symlink(
+        &mut self,
+        old: u32,
+        old_len: u32,
+        fd: u32,
+        new: u32,
+        new_len: u32,
+        mem: &mut dyn Memory,
+    ) -> Result<Errno> {
+        self.pay(u64::from(old_len) + u64::from(new_len))?;
+        self.create()?;
+        self.trampoline("path_symlink")?;
+        let Some(target) = mem.read(old, old_len) else {
+            return Ok(Errno::Fault);
+        };
+        let Ok(target) = String::from_utf8(target) else {
+            return Ok(Errno::Inval);
+        };
+        let (folder, path) = match self.path(fd, new, new_len, mem) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        if !self.tree.writable(folder) {
+            return Ok(Errno::Perm);
+        }
+        // cap-std refuses an absolute target before anything else.
+        if target.starts_with('/') {
+            return Ok(Errno::Perm);
+        }
+        let (parent, name) = match self.tree.parent_of(folder, &path) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        if target.is_empty() {
+            return Ok(Errno::NoEnt);
+        }
+        if name == "." || self.tree.child(parent, &name).is_some() {
+            return Ok(Errno::Exist);
+        }
+        if target.len() > files::SYMLINK_MAX {
+            return Ok(Errno::NameTooLong);
+        }
+        self.tree.insert_symlink(parent, &name, &target);
+        Ok(Errno::Success)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn path_link(
+        &mut self,
+        old_fd: u32,
+        old_flags: u32,
+        old: u32,
+        old_len: u32,
+        new_fd: u32,
+        new: u32,
+        new_len: u32,
+        mem: &mut dyn Memory,
+    ) -> Result<Errno> {
+        self.pay(u64::from(old_len) + u64::from(new_len))?;
+        self.create()?;
+        self.trampoline("path_link")?;
+        let (from_folder, from) = match self.path(old_fd, old, old_len, mem) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        let (to_folder, to) = match self.path(new_fd, new, new_len, mem) {
+            Ok(found) => found,
+            Err(errno) => return Ok(errno),
+        };
+        if !self.tree.writable(from_folder) || !self.tree.writable(to_folder) {
+            return Ok(Errno::Perm);
+        }
+        if old_flags & LOOKUP_SYMLINK_FOLLOW != 0 {
+            return Ok(Errno::Inval);
+        }
+        let ((source_parent, source_name), (target_parent, target_name)) = match (
+            self.tree.parent_of(from_folder, &from),
+            self.tree.parent_of(to_folder, &to),
+        ) {
+            (Ok(source), Ok(target)) => (source, target),
+            (Err(errno), _) | (_, Err(errno)) => return Ok(errno),
+        };
+        let node = match self.tree.child(source_parent, &source_name) {
+            _ if source_name == "." => return Ok(Errno::Perm),
+            Some(node) if self.tree.is_folder(node) => return Ok(Errno::Perm),
+            Some(node) => node,
+            None => return Ok(Errno::NoEnt),
+        };
+        if target_name == "." || self.tree.child(target_parent, &target_name).is_some() {
+            return Ok(Errno::Exist);
+        }
+        self.tree.hard_link(target_parent, &target_name, node);
+        Ok(Errno::Success)
     }
 }
 
@@ -1067,20 +1474,21 @@ fn put_u64(mem: &mut dyn Memory, at: u32, value: u64) -> Errno {
     ok_if(mem.write(at, &value.to_le_bytes()))
 }
 
-/// Writes a `filestat`: device 0, the guest's inode, the type, one link, the size, and every time
-/// the virtual wall clock's now.
+/// Writes a `filestat`: device 0, the guest's inode, the type, the links, the size, and every
+/// time the virtual wall clock's now.
 fn put_filestat(
     mem: &mut dyn Memory,
     at: u32,
     inode: u64,
     filetype: u8,
+    links: u64,
     size: u64,
     now: u64,
 ) -> Errno {
     let mut stat = [0u8; 64];
     stat[8..16].copy_from_slice(&inode.to_le_bytes());
     stat[16] = filetype;
-    stat[24..32].copy_from_slice(&1u64.to_le_bytes());
+    stat[24..32].copy_from_slice(&links.to_le_bytes());
     stat[32..40].copy_from_slice(&size.to_le_bytes());
     for field in [40, 48, 56] {
         stat[field..field + 8].copy_from_slice(&now.to_le_bytes());
