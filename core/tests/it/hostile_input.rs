@@ -213,7 +213,7 @@ fn a_seeded_fuzz_of_task_records_never_crashes_the_reader() {
             }
             record.push('}');
             // Cut short now and then: a truncated line is input too.
-            if seeded.next() % 5 == 0 {
+            if seeded.next().is_multiple_of(5) {
                 let cut = (seeded.next() as usize) % (record.len() + 1);
                 record = record.chars().take(cut).collect();
             }
