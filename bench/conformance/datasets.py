@@ -139,10 +139,6 @@ class Group:
     rejected: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
 
-    @property
-    def label(self) -> str:
-        return self.task_file.name if self.task_file else self.name
-
 
 def read_records(path: Path) -> list:
     opener = gzip.open if path.suffix == ".gz" else open
@@ -184,12 +180,11 @@ def humaneval_like(name: str, dataset: str, path: Path) -> Group:
             Ref(g, r["task_id"], {"task_id": r["task_id"], "completion": completion}, completion,
                 "canonical_solution", r, humaneval_program(r, completion))
         )
-    plus = [len(r.get("base_input") or []) + len(r.get("plus_input") or []) for r in records]
+    plus = [len(r.get("plus_input") or []) for r in records]
     if any(plus):
         g.notes.append(
-            f"the file holds {sum(plus):,} inputs (`base_input` + `plus_input`, EvalPlus's tests, "
-            f"judged against the reference's outputs); its `test` is what a reader of the "
-            f"human-eval shape runs"
+            f"read as human-eval: `test` (the base asserts) is judged; the {sum(plus):,} `plus_input` "
+            "inputs (EvalPlus's tests, judged against the reference's outputs) are not"
         )
     return g
 
@@ -229,8 +224,8 @@ def mbpp_plus_group(path: Path) -> Group:
         g.refs.append(Ref(g, r["task_id"], {"task_id": r["task_id"], "solution": code}, code,
                           "canonical_solution", r, program))
     g.notes.append(
-        f"{sum(len(r['base_input']) + len(r['plus_input']) for r in records):,} inputs "
-        "(`base_input` + `plus_input`); the native program checks the base `assertion`"
+        f"EvalPlus's own shape (no `test`; {sum(len(r['base_input']) + len(r['plus_input']) for r in records):,} "
+        "inputs judged against the reference's outputs); the native program runs the base `assertion`"
     )
     return g
 
@@ -508,7 +503,10 @@ def multipl_e_groups(languages) -> list:
             candidates = []
             if hx and number in hx_cache[hx]:
                 body = transplant(language, hx_cache[hx][number], r)
-                proxy = me_program("javascript", js[r["name"]], body) if r["name"] in js else None
+                # The JavaScript program is a proxy only where its tests are the TypeScript ones.
+                twin = js.get(r["name"])
+                same = twin is not None and twin["tests"] == r["tests"].replace("declare var require: any;\n", "", 1)
+                proxy = me_program("javascript", twin, body) if same else None
                 candidates.append(Candidate(f"HumanEval-X {hx} canonical_solution, adapted", body,
                                             me_program(language, r, body), proxy))
             if r["name"] in fixtures and "completion" in fixtures[r["name"]]:
@@ -594,9 +592,11 @@ def load(names, languages) -> list:
 
 
 def quick_pick(group: Group, per_group: int, extra: dict) -> set:
-    """A small deterministic subset: the `per_group` tasks whose hash of (group, task id) is
-    smallest, plus the tasks `extra` names for the group (those issue 33 reports)."""
-    ranked = sorted(group.refs, key=lambda r: stable_rank(group.name, r.task_id))
+    """A small deterministic subset of the group's references (those with a solution): the
+    `per_group` whose hash of (group, task id) is smallest, plus the tasks `extra` names for the
+    group (those issue 33 reports)."""
+    refs = [r for r in group.refs if r.candidates or r.program]
+    ranked = sorted(refs, key=lambda r: stable_rank(group.name, r.task_id))
     keys = {r.key for r in ranked[:per_group]}
-    keys |= {r.key for r in group.refs if r.task_id in extra.get(group.name, ())}
+    keys |= {r.key for r in refs if r.task_id in extra.get(group.name, ())}
     return keys

@@ -71,6 +71,8 @@ class Context:
         self.judged_by: dict = {}
         #: group name -> the run folder
         self.run_dirs: dict = {}
+        #: "group|task id|source" -> run's outcome of a MultiPL-E candidate that fails natively
+        self.rejected_outcomes: dict = {}
 
 
 def _tail(text: str, n: int = 1) -> str:
@@ -404,6 +406,25 @@ def python_door(ctx: Context, groups: list, venv_python: Path) -> tuple:
 # ------------------------------------------------------------------ the browser
 
 
+#: core's `FUEL_PER_NATIVE_SECOND` and `SANDBOX_SECONDS_PER_FUEL` (core/src/evaluation/mod.rs).
+FUEL_PER_NATIVE_SECOND = 5.7e10
+SANDBOX_SECONDS_PER_FUEL = 1.2e-10
+
+
+def browser_limits(run_limits: dict, task: dict) -> dict:
+    """The limits the site's page sends its worker for `task`: `run`'s (run.json), and, when run
+    took the budget from the task's `time_limit` (`fuel_from_time_limit`), that budget, as core's
+    `BrowserLimits::for_task` makes it."""
+    limits = {"fuel": run_limits["fuel"], "memory": run_limits["memory"],
+              "timeout_ms": run_limits["timeout"]["secs"] * 1000 + run_limits["timeout"]["nanos"] // 1_000_000,
+              "output": run_limits["output"], "disk": run_limits["disk"]}
+    seconds = task.get("time_limit")
+    if run_limits.get("fuel_from_time_limit") and isinstance(seconds, (int, float)) and 0 < seconds < float("inf"):
+        limits["fuel"] = int(seconds * FUEL_PER_NATIVE_SECOND)
+        limits["timeout_ms"] = max(limits["timeout_ms"], int(limits["fuel"] * SANDBOX_SECONDS_PER_FUEL * 3 * 1000))
+    return limits
+
+
 def browser_door(ctx: Context, groups: list, site_assets: Path) -> dict:
     out = {}
     requests = []
@@ -417,14 +438,10 @@ def browser_door(ctx: Context, groups: list, site_assets: Path) -> dict:
             if task is None or limits is None:
                 out[r.key] = door_error("no task in wasmeval's format (the run door did not read the task)")
                 continue
-            message = {"task": task, "sample": {"index": i, **r.sample},
-                       "limits": {"fuel": limits["fuel"], "memory": limits["memory"],
-                                  "timeout_ms": limits["timeout"]["secs"] * 1000 + limits["timeout"]["nanos"] // 1_000_000,
-                                  "output": limits["output"], "disk": limits["disk"]}}
+            message = {"task": task, "sample": {"index": i, **r.sample}, "limits": browser_limits(limits, task)}
             # The worker's request as JSON text, made here: a task parsed by JavaScript would
             # lose what JSON numbers say beyond their value (`3.0` would reach the worker as `3`).
-            requests.append({"key": r.key, "fuel": limits["fuel"], "what": f"{r.key}",
-                             "message": json.dumps(message)})
+            requests.append({"key": r.key, "fuel": message["limits"]["fuel"], "message": json.dumps(message)})
     if not requests:
         return out
     folder = ctx.work / "browser"

@@ -264,6 +264,23 @@ class Native:
                 self.cache[key] = result
         return result
 
+    def confirm(self, program) -> dict:
+        """The result of `program`, which passed natively once, after FLAKY_RUNS - 1 more runs: a
+        failure among them makes it flaky (wasmeval failing it is then no evidence of a bug)."""
+        result = self.check(program)
+        if result.get("passed") is not True or result.get("flaky") or result.get("confirmed"):
+            return result
+        tool = self.tools[program.language]
+        again = [self._run(program, tool[0]) for _ in range(FLAKY_RUNS - 1)]
+        failed = [r for r in again if r.get("passed") is False]
+        result = dict(result, confirmed=True)
+        if failed:
+            result["flaky"] = f"failed {len(failed)} of {FLAKY_RUNS} native runs: {failed[0]['message']}"
+        key = program.digest() + "|" + "|".join(tool)
+        with self.lock:
+            self.cache[key] = result
+        return result
+
     def save(self) -> None:
         with self.lock:
             tmp = self.cache_path.with_suffix(".tmp")
@@ -282,7 +299,7 @@ class Native:
             try:
                 subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
                 subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                "numpy"], check=True, capture_output=True, timeout=600)
+                                "--timeout", "20", "numpy"], check=True, capture_output=True, timeout=300)
             except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
                 self.log(f"native: no numpy venv ({e}); numpy tests keep no native evidence")
                 return False

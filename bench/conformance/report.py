@@ -73,6 +73,8 @@ def classify(ref_key: str, outcomes: dict, native: dict | None) -> dict | None:
         kind, evidence = "evidence missing", "the native check was not run (--no-native)"
     elif native.get("passed") is False:
         kind, evidence = "dataset defect", f"fails natively ({native.get('tool', '?')}): {native['message']}"
+    elif native.get("passed") is True and native.get("flaky"):
+        kind, evidence = "dataset defect", f"flaky natively ({native.get('tool', '?')}): {native['flaky']}"
     elif native.get("passed") is True:
         kind, evidence = "wasmeval bug", f"passes natively ({native.get('tool', '?')}, {native.get('seconds', 0)} s)"
     else:
