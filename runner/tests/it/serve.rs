@@ -766,3 +766,39 @@ fn regression_run_timeout_is_native_seconds_of_fuel_and_the_wall_clock_is_real_t
         started.elapsed()
     );
 }
+
+/// Issue 33: the native API gives a task's reference time limit as its budget, as `run` does (so a
+/// sample's verdict does not depend on the door), unless the server or the request set the fuel;
+/// a client's task cannot ask for more than `--max-run-timeout` seconds of it.
+#[test]
+fn regression_a_tasks_time_limit_is_its_budget_through_the_api_as_in_run() {
+    let server = Server::start(&["--jobs", "2", "--max-run-timeout", "1"]);
+    let (_, body) = server.get("/api/v1/health");
+    assert_eq!(json_of(&body)["limits"]["fuel_from_time_limit"], true);
+    let task = |seconds: f64| {
+        json!({"id": "t", "language": "python", "prompt": "", "time_limit": seconds,
+            "tests": [{"kind": "calls", "entry_point": "f",
+                "cases": [{"name": "a", "args": [2_000_000], "expected": 1_000_000}]}]})
+    };
+    // About 2.6e10 fuel: over the 1e10 default, within 1 s of native CPython (5.7e10).
+    let slow = "def f(n):\n    return sum(1 for i in range(n) if sum(map(int, str(i))) % 2 == 0)\n";
+    let endless = "def f(n):\n    while True:\n        pass\n";
+    let evaluate = |task: Value, solution: &str, limits: Value| {
+        let (status, _, body) = server.post(
+            "/api/v1/evaluate",
+            &json!({"task": task, "solution": solution, "limits": limits}).to_string(),
+            "",
+        );
+        assert_eq!(status, 200, "{body}");
+        json_of(&body)
+    };
+    let result = evaluate(task(1.0), slow, json!({}));
+    assert_eq!(result["verdict"], "passed", "{result}");
+    // A task asking for 10^6 s gets the server's 1 s.
+    let result = evaluate(task(1e6), endless, json!({}));
+    assert_eq!(result["verdict"], "timeout", "{result}");
+    assert_eq!(result["fuel"], 57_000_000_000u64, "{result}");
+    // A request's own fuel is its budget.
+    let result = evaluate(task(1.0), slow, json!({"fuel": 1_000_000_000u64}));
+    assert_eq!(result["verdict"], "timeout", "{result}");
+}
