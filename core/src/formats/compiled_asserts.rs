@@ -9,8 +9,8 @@
 //! asserts use) stay where they are.
 //!
 //! What a case compares is what the test's own `==` compares (issue 33): each assert is still
-//! compiled, unevaluated (`(void)sizeof((<assert>) ? 1 : 0);` in C++, `if false { <assert> }` in
-//! Rust), so a comparison the compiler refuses is a `compile_error` as natively; C++ reports a
+//! compiled, unevaluated (`(void)sizeof((<assert>) ? 1 : 0);` in C++, `if false { <assert>; loop
+//! {} }` in Rust, a branch that diverges so that the values the assert moves stay for the call), so a comparison the compiler refuses is a `compile_error` as natively; C++ reports a
 //! value compared with a number, bool or character literal converted to their common type
 //! (`wasmeval_calls::compared<decltype(<literal>)>(<call>)`: a `float` against the double `1.2`
 //! is the double `1.2000000476837158`), reports a `float` as the exact double it is, and reads a
@@ -111,9 +111,11 @@ pub fn rust_calls(program: &str) -> Option<TestSuite> {
             driver.push_str(&program[last..open + start]);
             // The assert itself is compiled, never run, so that a test that rustc would refuse
             // (a `Vec` compared with a tuple, a literal out of its type's range) is refused here
-            // too; the driver then reports the value.
+            // too; the driver then reports the value. The branch diverges, so what the assert
+            // moves is still there for the call.
             driver.push_str(&format!(
-                "if false {{ {statement} }} crate::__wasmeval_calls::case({}, || {call});",
+                "if false {{ {}; loop {{}} }} crate::__wasmeval_calls::case({}, || {call});",
+                statement.trim_end_matches(';'),
                 cases.len()
             ));
             last = open + end;
@@ -1104,7 +1106,7 @@ fn main() { tests::test_f(); }
 "#;
         let suite = rust_calls(program).unwrap();
         let (driver, cases) = cases(&suite);
-        assert!(driver.contains("let v: Vec<i32> = vec![];\n        if false { assert_eq!(f(vec![1, 2], 3), vec![-1, 2]); } crate::__wasmeval_calls::case(0, || f(vec![1, 2], 3));"), "{driver}");
+        assert!(driver.contains("let v: Vec<i32> = vec![];\n        if false { assert_eq!(f(vec![1, 2], 3), vec![-1, 2]); loop {} } crate::__wasmeval_calls::case(0, || f(vec![1, 2], 3));"), "{driver}");
         assert!(driver.contains("fn main() { tests::test_f(); }"));
         let expected: Vec<Value> = cases.iter().map(|c| c.1.clone()).collect();
         assert_eq!(
