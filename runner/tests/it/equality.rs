@@ -4,7 +4,7 @@
 //! "almost equal" to it under a looser or stricter rule than the test's: a float against a double,
 //! `"22"` against `22`, `true` against `1`, `-0.0`, NaN, a vector against a tuple. Each sample's
 //! `model` is `<verdict>: <why>`, the verdict the language's own test gives it (checked natively
-//! with g++, rustc and node by `native.py` there; Go, Lua and Ruby by their rules).
+//! by `native.py` there: g++, rustc, node, lua with luaunit, ruby with test-unit, go test).
 
 use crate::support::{repo, results, run};
 
