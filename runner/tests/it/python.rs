@@ -120,3 +120,87 @@ const HUMANEVAL_38: &str = r####"{"task_id": "HumanEval/38", "prompt": "\n\ndef 
 /// A task in MBPP/126's shape (an entry point named `sum`), with a test of a shape the importer
 /// leaves as an assertion.
 const MBPP_126_LIKE: &str = r####"{"id": "mbpp-126-like", "language": "python", "prompt": "Write a python function to find the sum of common divisors of two given numbers.\n", "entry_point": "sum", "tests": [{"kind": "assertions", "cases": [{"name": "loop", "code": "for a, b, want in [(10, 15, 6), (100, 150, 93), (4, 6, 3)]:\n    assert sum(a, b) == want"}]}]}"####;
+
+#[test]
+fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
+    // MBPP-shaped tasks (tests/fixtures/python-equality) whose values are not plain JSON, each
+    // sample named for what it returns; python3 gives every verdict below but one (`lying_eq`).
+    let results = fixture_results("python-equality", &["--jobs", "2"]);
+    let of = |task: u64, model: &str| {
+        results
+            .iter()
+            .find(|r| r["task_id"] == task.to_string() && r["model"] == model)
+            .unwrap_or_else(|| panic!("no result for {task} {model}"))
+    };
+    let verdict = |task, model| of(task, model)["verdict"].as_str().unwrap().to_owned();
+    let judges = |task, model| {
+        of(task, model)["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["judged_by"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    // A Counter or a defaultdict against a dict literal (host-judged): Python's `==` compares them
+    // as dicts. Against a Counter the test builds (the isolated judge), with the judge's Counter.
+    assert_eq!(verdict(1, "counter"), "passed", "{}", of(1, "counter"));
+    assert_eq!(judges(1, "counter"), ["host", "host"]);
+    assert_eq!(verdict(1, "counter_wrong"), "wrong_answer");
+    assert_eq!(verdict(2, "counter"), "passed", "{}", of(2, "counter"));
+    // The test's `Counter` is the candidate's import, as in Python: without it, a NameError.
+    assert_runtime_error(of(2, "dict"), "message", "NameError: name 'Counter'");
+    assert_eq!(
+        verdict(3, "defaultdict"),
+        "passed",
+        "{}",
+        of(3, "defaultdict")
+    );
+    // Complex numbers as arguments and values, in the judge and from a host-judged case, which
+    // the isolated judge judges again: (2+0j) == 2.0 in Python.
+    assert_eq!(verdict(4, "complex"), "passed", "{}", of(4, "complex"));
+    assert_eq!(verdict(5, "cmath"), "passed", "{}", of(5, "cmath"));
+    assert_eq!(verdict(17, "cmath"), "passed", "{}", of(17, "cmath"));
+    assert_eq!(judges(17, "cmath"), ["isolated", "isolated"]);
+    // A type as an argument.
+    assert_eq!(verdict(6, "type"), "passed", "{}", of(6, "type"));
+    // Objects of the candidate's classes, built by the test and passed back (MBPP/601's Pair),
+    // linked by the test's setup (MBPP/927's Node), compared by their own `__eq__` between
+    // themselves, and of the test's `Point`, the candidate's class.
+    assert_eq!(verdict(7, "own_class"), "passed", "{}", of(7, "own_class"));
+    assert_eq!(verdict(8, "own_class"), "passed", "{}", of(8, "own_class"));
+    assert_eq!(verdict(9, "own_class"), "passed", "{}", of(9, "own_class"));
+    // Almost equal: `True == 1`, `1.0 == 1`, `-0.0 == 0.0` and a namedtuple equal to the tuple
+    // hold in Python; `[1] == 1`, `[1, 2] == (1, 2)` and NaN == NaN do not.
+    assert_eq!(verdict(10, "true"), "passed", "{}", of(10, "true"));
+    assert_eq!(verdict(10, "float"), "passed");
+    assert_eq!(verdict(10, "list"), "wrong_answer");
+    assert_eq!(verdict(11, "list"), "wrong_answer");
+    assert_eq!(
+        verdict(11, "namedtuple"),
+        "passed",
+        "{}",
+        of(11, "namedtuple")
+    );
+    assert_eq!(verdict(12, "negative_zero"), "passed");
+    assert_eq!(verdict(13, "nan"), "wrong_answer");
+    // The one departure: an object whose `__eq__` says True to anything passes under python3;
+    // here the candidate's own `__eq__` never decides against the test's value.
+    assert_eq!(
+        verdict(10, "lying_eq"),
+        "wrong_answer",
+        "{}",
+        of(10, "lying_eq")
+    );
+    // Integers beyond 64 bits are host-judged, exactly.
+    assert_eq!(verdict(14, "right"), "passed", "{}", of(14, "right"));
+    assert_eq!(judges(14, "right"), ["host", "host"]);
+    assert_eq!(verdict(14, "wrong"), "wrong_answer");
+    // A function of the test's cannot cross to the candidate's instance: the case runs in the
+    // candidate's process, and results say so.
+    assert_eq!(verdict(15, "map"), "passed", "{}", of(15, "map"));
+    assert_eq!(judges(15, "map"), ["guest"]);
+    // A forged report line (the token found by a frame walk) is the candidate's runtime error,
+    // never a harness error; one that only imitates the format is output.
+    assert_runtime_error(of(16, "forged_report"), "message", "report format");
+    assert_eq!(verdict(16, "imitated_report"), "wrong_answer");
+}

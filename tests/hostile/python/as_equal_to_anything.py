@@ -1,5 +1,5 @@
 # expect: runtime_error
-# why: returns an object equal to anything, and an int subclass with a lying __eq__; only plain data crosses to the judge's interpreter, where the comparison happens, so such a value is the candidate's error
+# why: returns an object equal to anything, and an int subclass with a lying __eq__; they cross to the judge's interpreter as stand-ins whose own comparisons never decide against the test's values, and the task's halve cannot divide the first (it has no __truediv__)
 class _Anything:
     def __eq__(self, other):
         return True

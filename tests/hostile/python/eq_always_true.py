@@ -1,5 +1,5 @@
-# expect: runtime_error
-# why: double returns an object whose __eq__ is always True; the task's asserts are imported as host-judged calls, and the host compares only plain data: such an object is the candidate's error
+# expect: wrong_answer
+# why: double returns an object whose __eq__ is always True (python3 passes the asserts); it is not plain data, so its host-judged case is judged again in the isolated judge, where the candidate's own __eq__ never decides against the test's value: 4 is not that object
 class _Anything:
     def __eq__(self, other):
         return True
