@@ -288,13 +288,19 @@ impl Problem {
                 (self.prompt, self.test, entry)
             }
         };
-        // Python's and JavaScript's asserts of the common shapes are judged on the host.
+        // Python's and JavaScript's asserts of the common shapes are judged on the host; the
+        // JavaScript ones the host would judge otherwise run in the guest, each a case.
+        let mut guest_cases = Vec::new();
         let converted = match (language, &entry_point) {
             (Language::Python, Some(entry)) => python_asserts::humaneval_check(&case, entry).ok(),
             (Language::Javascript, Some(entry)) => {
-                javascript_asserts::humaneval_x_test(&raw_test, entry)
-                    .ok()
-                    .map(|cases| (String::new(), cases))
+                match javascript_asserts::humaneval_x_test(&raw_test, entry) {
+                    Ok((cases, in_guest)) => {
+                        guest_cases = in_guest;
+                        Some((String::new(), cases))
+                    }
+                    Err(_) => None,
+                }
             }
             _ => None,
         };
@@ -309,21 +315,34 @@ impl Problem {
             _ => None,
         };
         let tests = match (converted, &entry_point) {
-            _ if compiled.is_some() => compiled.expect("checked just above"),
-            (Some((imports, cases)), Some(entry)) => TestSuite::Calls {
-                // The Python helper imports (none for JavaScript) and the test's own.
-                setup: format!("{setup}{imports}"),
-                entry_point: entry.clone(),
-                tolerance: 0.0,
-                cases,
-            },
-            _ => TestSuite::Assertions {
+            _ if compiled.is_some() => vec![compiled.expect("checked just above")],
+            (Some((imports, cases)), Some(entry)) => {
+                let in_guest = (!guest_cases.is_empty()).then(|| TestSuite::Assertions {
+                    setup: setup.clone(),
+                    cases: guest_cases
+                        .into_iter()
+                        .map(|case| AssertionCase {
+                            code: format!("{JS_ASSERT}{}", case.code),
+                            ..case
+                        })
+                        .collect(),
+                });
+                let calls = (!cases.is_empty()).then(|| TestSuite::Calls {
+                    // The Python helper imports (none for JavaScript) and the test's own.
+                    setup: format!("{setup}{imports}"),
+                    entry_point: entry.clone(),
+                    tolerance: 0.0,
+                    cases,
+                });
+                calls.into_iter().chain(in_guest).collect()
+            }
+            _ => vec![TestSuite::Assertions {
                 setup,
                 cases: vec![AssertionCase {
                     name: "test".into(),
                     code: case,
                 }],
-            },
+            }],
         };
         Ok(Task {
             id: TaskId(self.task_id),
@@ -332,7 +351,7 @@ impl Problem {
             prompt,
             entry_point,
             metadata: super::humaneval::benchmark_metadata("HumanEval-X"),
-            tests: vec![tests],
+            tests,
             ..Task::default()
         })
     }
@@ -639,13 +658,30 @@ mod tests {
             panic!("expected calls: {:?}", task.tests[0])
         };
         assert_eq!(cases[0].check, crate::task::CallCheck::LooselyEquals);
-        // `-0 === 0`, which the host's strict comparison would deny: the test stays in the
-        // guest, where a failed console.assert throws.
+        // `-0 === 0`, which the host's strict comparison would deny: that assert is a case of
+        // its own in the guest, where a failed console.assert throws; the others stay calls.
         let text = include_str!("../../../tests/fixtures/humaneval-x/js.jsonl")
             .lines()
             .next()
             .unwrap()
             .replace("twice(2) === 4", "twice(0) === 0");
+        let task = &parse_tasks("js.jsonl", &text).unwrap()[0];
+        let [TestSuite::Calls { cases: calls, .. }, TestSuite::Assertions { cases, .. }] =
+            task.tests.as_slice()
+        else {
+            panic!("expected calls and assertions: {:?}", task.tests)
+        };
+        assert_eq!(calls[0].name, "assert 2");
+        assert_eq!(cases[0].name, "assert 1");
+        assert_eq!(
+            cases[0].code,
+            format!("{JS_ASSERT}console.assert(twice(0) === 0)\n")
+        );
+        // A test of another shape stays whole in the guest.
+        let text = text.replace(
+            "console.assert(twice(-1)",
+            "let x = 1; console.assert(twice(x)",
+        );
         let task = &parse_tasks("js.jsonl", &text).unwrap()[0];
         let (_, code) = case(task);
         assert!(code.starts_with(JS_ASSERT));

@@ -18,7 +18,7 @@
 //! compare), and `==` against `null` (`undefined == null`).
 
 use super::python_asserts::NotConverted;
-use crate::task::{CallCase, CallCheck};
+use crate::task::{AssertionCase, CallCase, CallCheck};
 use serde_json::{json, Value};
 
 fn not(reason: &str) -> NotConverted {
@@ -26,9 +26,15 @@ fn not(reason: &str) -> NotConverted {
 }
 
 /// The cases of a HumanEval-X JavaScript test (`const testF = () => { console.assert(..) .. }`
-/// then `testF()`), calling `entry_point`.
-pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, NotConverted> {
-    let tokens = tokenize(test)?;
+/// then `testF()`), calling `entry_point`: each `console.assert` a host-judged call, or, where the
+/// host would judge it otherwise than JavaScript (`f(x) === 0`, which -0 passes), an assertion
+/// case of its own, `console.assert(..)` as written, run in the guest. Both are named `assert N`
+/// by their place in the test.
+pub fn humaneval_x_test(
+    test: &str,
+    entry_point: &str,
+) -> Result<(Vec<CallCase>, Vec<AssertionCase>), NotConverted> {
+    let (tokens, spans) = tokenize_with_spans(test)?;
     // const NAME = ( ) => { BODY } NAME ( )
     let [Token::Name(keyword), Token::Name(name), Token::Op("="), Token::Op("("), Token::Op(")"), Token::Op("=>"), Token::Op("{"), rest @ ..] =
         tokens.as_slice()
@@ -37,12 +43,14 @@ pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, 
     };
     let close = matching(rest, 0, "{", "}").ok_or_else(|| not("an unclosed test function"))?;
     let (body, after) = (&rest[..close], &rest[close + 1..]);
+    // The body's first token's index in `tokens` (and `spans`).
+    let base = tokens.len() - rest.len();
     let call = [Token::Name(name.clone()), Token::Op("("), Token::Op(")")];
     let after: Vec<&Token> = after.iter().filter(|t| **t != Token::Op(";")).collect();
     if keyword != "const" || after != call.iter().collect::<Vec<_>>() {
         return Err(not("code around the test function"));
     }
-    let mut cases = Vec::new();
+    let (mut cases, mut in_guest) = (Vec::new(), Vec::new());
     let mut at = 0;
     while at < body.len() {
         match &body[at..] {
@@ -57,23 +65,35 @@ pub fn humaneval_x_test(test: &str, entry_point: &str) -> Result<Vec<CallCase>, 
                     tokens: &body[open + 1..close],
                     at: 0,
                 };
-                let test = parser.expression()?;
+                let condition = parser.expression()?;
                 if parser.at != parser.tokens.len() {
                     return Err(not("a console.assert with a message or another shape"));
                 }
-                cases.push(case_of(&test, entry_point)?);
+                let name = format!("assert {}", cases.len() + in_guest.len() + 1);
+                match case_of(&condition, entry_point)? {
+                    Some(case) => cases.push(CallCase { name, ..case }),
+                    None => {
+                        let code = &test_text(test, &spans, base + at, base + close);
+                        in_guest.push(AssertionCase {
+                            name,
+                            code: format!("{code}\n"),
+                        });
+                    }
+                }
                 at = close + 1;
             }
             _ => return Err(not("a statement that is not console.assert")),
         }
     }
-    if cases.is_empty() {
+    if cases.is_empty() && in_guest.is_empty() {
         return Err(not("no assertion to convert"));
     }
-    for (index, case) in cases.iter_mut().enumerate() {
-        case.name = format!("assert {}", index + 1);
-    }
-    Ok(cases)
+    Ok((cases, in_guest))
+}
+
+/// The source text from token `first` to token `last`, both included.
+fn test_text<'t>(test: &'t str, spans: &[(usize, usize)], first: usize, last: usize) -> &'t str {
+    &test[spans[first].0..spans[last].1]
 }
 
 /// The cases of a MultiPL-E JavaScript test (`const assert = require('node:assert');`, then
@@ -222,7 +242,9 @@ fn stringified(expr: &Expr) -> Option<&Expr> {
     }
 }
 
-fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
+/// The call case of one `console.assert`'s test, or `None` when the host would judge it otherwise
+/// than JavaScript does (the assert then runs in the guest).
+fn case_of(test: &Expr, function: &str) -> Result<Option<CallCase>, NotConverted> {
     let call = |expr: &Expr| -> Result<Option<Vec<Value>>, NotConverted> {
         match expr {
             Expr::Call(name, args) if name == function => args
@@ -251,14 +273,12 @@ fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
                     (None, Some(args)) => (args, a.value()?),
                     _ => return unsupported(),
                 };
-                if holds_zero(&value) {
-                    return Err(not("JSON.stringify of a value holding a zero"));
-                }
+                // `JSON.stringify(-0)` is "0", and an object's string has its keys in order.
                 let keyed = |v: &Value| v.as_object().is_some_and(|o| o.len() > 1);
-                if holds(&value, &keyed) {
-                    return Err(not("JSON.stringify of an object of several keys"));
+                if holds_zero(&value) || holds(&value, &keyed) {
+                    return Ok(None);
                 }
-                return Ok(case(args, value, CallCheck::Equals));
+                return Ok(Some(case(args, value, CallCheck::Equals)));
             }
             // f(x) === value: only a primitive value compares by value.
             let (args, value) = match (call(left)?, call(right)?) {
@@ -269,19 +289,20 @@ fn case_of(test: &Expr, function: &str) -> Result<CallCase, NotConverted> {
             if value.is_array() || value.is_object() {
                 return Err(not("an array or object compared with === or =="));
             }
+            // `-0 === 0`, and `undefined == null`.
             match strict {
-                true if holds_zero(&value) => Err(not("=== against a zero")),
-                true => Ok(case(args, value, CallCheck::Equals)),
-                false if value.is_null() => Err(not("== against null")),
-                false => Ok(case(args, value, CallCheck::LooselyEquals)),
+                true if holds_zero(&value) => Ok(None),
+                true => Ok(Some(case(args, value, CallCheck::Equals))),
+                false if value.is_null() => Ok(None),
+                false => Ok(Some(case(args, value, CallCheck::LooselyEquals))),
             }
         }
         Expr::Not(inner) => match call(inner)? {
-            Some(args) => Ok(case(args, Value::Null, CallCheck::Falsy)),
+            Some(args) => Ok(Some(case(args, Value::Null, CallCheck::Falsy))),
             None => unsupported(),
         },
         other => match call(other)? {
-            Some(args) => Ok(case(args, Value::Null, CallCheck::Truthy)),
+            Some(args) => Ok(Some(case(args, Value::Null, CallCheck::Truthy))),
             None => unsupported(),
         },
     }
@@ -300,11 +321,19 @@ const OPERATORS: [&str; 16] = [
 ];
 
 fn tokenize(code: &str) -> Result<Vec<Token>, NotConverted> {
+    tokenize_with_spans(code).map(|(tokens, _)| tokens)
+}
+
+/// The tokens of `code` and the byte range of each.
+fn tokenize_with_spans(code: &str) -> Result<(Vec<Token>, Vec<(usize, usize)>), NotConverted> {
     let bytes = code.as_bytes();
     let mut tokens = Vec::new();
+    let mut spans = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
+        let start = i;
+        let count = tokens.len();
         if c.is_ascii_whitespace() {
             i += 1;
         } else if code[i..].starts_with("//") {
@@ -355,8 +384,11 @@ fn tokenize(code: &str) -> Result<Vec<Token>, NotConverted> {
                 None => return Err(not(&format!("the character `{}`", c as char))),
             }
         }
+        if tokens.len() > count {
+            spans.push((start, i));
+        }
     }
-    Ok(tokens)
+    Ok((tokens, spans))
 }
 
 fn string_literal(code: &str, at: usize) -> Result<(String, usize), NotConverted> {
@@ -560,7 +592,8 @@ mod tests {
     #[test]
     fn humaneval_x_console_asserts_become_calls() {
         let test = "const testF = () => {\n  console.assert(f([1.0, 2.5], 'a\\'b') === true)\n  console.assert(\n    JSON.stringify(f([-1, 2])) ===\n      JSON.stringify([4, {'b': null}])\n  )\n  // a comment\n  console.assert(!f([]));\n  console.assert(f(3))\n}\n\ntestF()\n";
-        let cases = humaneval_x_test(test, "f").unwrap();
+        let (cases, in_guest) = humaneval_x_test(test, "f").unwrap();
+        assert!(in_guest.is_empty());
         assert_eq!(cases.len(), 4);
         assert_eq!(cases[0].args, [json!([1, 2.5]), json!("a'b")]);
         assert_eq!(cases[0].expected, json!(true));
@@ -581,16 +614,26 @@ mod tests {
             "  for (const x of [1]) console.assert(f(x) === 1)",
             "  console.assert(g(1) === 1)",
             "  console.assert(f(3) == [6])",
-            // Comparisons the host would judge otherwise: `-0 === 0` and `JSON.stringify(-0)` is
-            // "0" (the host tells -0 from 0, as Object.is does), the order of an object's keys
-            // makes its string, and `undefined == null`.
-            "  console.assert(f(3) === 0)",
-            "  console.assert(f(3) === -0)",
-            "  console.assert(JSON.stringify(f(3)) === JSON.stringify([1, 0]))",
-            "  console.assert(JSON.stringify(f(3)) === JSON.stringify({a: 1, b: 2}))",
-            "  console.assert(f(3) == null)",
         ] {
             assert!(humaneval_x_test(&wrap(body), "f").is_err(), "{body}");
+        }
+        // Comparisons the host would judge otherwise: `-0 === 0` and `JSON.stringify(-0)` is "0"
+        // (the host tells -0 from 0, as Object.is does), the order of an object's keys makes its
+        // string, and `undefined == null`. Each is a case of its own in the guest, as written.
+        for assert in [
+            "console.assert(f(3) === 0)",
+            "console.assert(f(3) === -0)",
+            "console.assert(JSON.stringify(f(3)) ===\n    JSON.stringify([1, 0]))",
+            "console.assert(JSON.stringify(f(3)) === JSON.stringify({a: 1, b: 2}))",
+            "console.assert(f(3) == null)",
+        ] {
+            let body = format!("  console.assert(f(1) === 2)\n  {assert}\n");
+            let (calls, in_guest) = humaneval_x_test(&wrap(&body), "f").unwrap();
+            assert_eq!(calls.len(), 1, "{assert}");
+            assert_eq!(calls[0].name, "assert 1");
+            assert_eq!(in_guest.len(), 1, "{assert}");
+            assert_eq!(in_guest[0].name, "assert 2");
+            assert_eq!(in_guest[0].code, format!("{assert}\n"));
         }
         assert!(humaneval_x_test("console.assert(f(1) === 1)", "f").is_err());
     }
@@ -653,7 +696,7 @@ mod tests {
         );
         // HumanEval-X's loose `==` against a primitive is loose too.
         let wrap = |body: &str| format!("const t = () => {{\n{body}\n}}\nt()\n");
-        let cases = humaneval_x_test(&wrap("  console.assert(f(3) == 6.0)"), "f").unwrap();
+        let (cases, _) = humaneval_x_test(&wrap("  console.assert(f(3) == 6.0)"), "f").unwrap();
         assert_eq!(
             (cases[0].check, &cases[0].expected),
             (LooselyEquals, &json!(6))

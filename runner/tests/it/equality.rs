@@ -10,7 +10,7 @@ use crate::support::{repo, results, run};
 
 /// Runs a fixture pair and checks every sample's verdict against its `model`'s, and that the
 /// cases of passed or wrong answers were judged where the fixture says: in the guest when the
-/// reason says the test stays there, else on the host.
+/// reason says so ("in the guest"), else on the host.
 fn check(tasks: &str, samples: &str) {
     let dir = repo().join("tests/fixtures/equality");
     let work = tempfile::tempdir().unwrap();
@@ -29,7 +29,7 @@ fn check(tasks: &str, samples: &str) {
             continue;
         }
         if matches!(verdict, "passed" | "wrong_answer") {
-            let judge = match why.contains("stays in the guest") {
+            let judge = match why.contains("in the guest") {
                 true => "guest",
                 false => "host",
             };
