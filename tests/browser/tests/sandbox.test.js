@@ -1,7 +1,7 @@
 // The browser's sandbox (browser-sandbox/): a site built with `report --site DIR --with-runtimes`
 // on a static host, no other process involved. Every Python sample of the demo gets, in the
-// browser, the verdict `wasmeval run` gave it (samples whose fuel is within 10% of the budget are
-// listed, not compared), and so do samples that start from Python's scientific image; the hostile Python and JavaScript corpora get the verdicts their headers
+// browser, the verdict and the fuel `wasmeval run` gave it (samples whose fuel is within 10% of
+// the budget are listed, not compared), and so do samples that start from Python's scientific image; the hostile Python and JavaScript corpora get the verdicts their headers
 // expect; an endless loop, a memory bomb and an output flood run from the Playground leave the
 // page responsive; a HumanEval-sized Python run downloads a few chunks of the standard library,
 // not its 54 MB.
@@ -15,6 +15,7 @@ import { serve } from '../lib/server.js';
 import { launch } from '../lib/browser.js';
 import { open as openPage, waitFor, assertNoUncaught } from '../lib/page.js';
 import { DEMO_FUEL, REPO, runDemo, wasmeval } from '../lib/report.js';
+import { LOADING_STALL_MS, evaluateInBrowser, resultOf } from '../lib/sandbox.js';
 
 /** `wasmeval run`'s default limits, as the worker reads them, with the demo runs' budget. */
 const DEMO_LIMITS = { fuel: DEMO_FUEL, memory: 512 << 20, timeout_ms: 30_000, output: 1 << 20, disk: 64 << 20 };
@@ -66,83 +67,8 @@ async function samplesOf(file) {
 }
 
 /**
- * The slowest rate, in fuel per second, at which a guest in the page may run before the test
- * calls it stuck: about 20 times below this machine's usual rate (3e8 to 1e9), so a machine
- * slowed several times by other work still passes, while a run that never ends fails naming its
- * sample instead of hanging the suite.
- */
-const SLOWEST_FUEL_PER_SECOND = 2e7;
-/** How long loading a guest (download and compile) may go without progress. */
-const LOADING_STALL_MS = 300_000;
-
-/** How long a run with `limits` may take once its guest is loaded: sized from its fuel. */
-function runAllowanceMs(limits) {
-  return Math.max(60_000, (limits.fuel / SLOWEST_FUEL_PER_SECOND) * 1000);
-}
-
-/**
- * Evaluates `requests` in the page through the site's worker (two workers, as many runs at once
- * as the machine has cores); the answers in order, each { ok: answer JSON } or { error }. No
- * fixed wall-clock budget: a request fails (with what it was waiting for) only when its guest's
- * loading makes no progress for LOADING_STALL_MS, or its run takes longer than its fuel allows
- * at SLOWEST_FUEL_PER_SECOND; its worker is then replaced.
- */
-async function evaluateInBrowser(page, requests) {
-  const allowances = requests.map((request) => runAllowanceMs(request.limits));
-  return page.evaluate(async ({ requests, allowances, stallMs }) => {
-    const runtimes = new URL('runtimes/', location.href).href;
-    const newWorker = () => new Worker('sandbox/worker.js', { type: 'module' });
-    const run = (worker, request, allowance) =>
-      new Promise((resolve) => {
-        const what = `sample ${request.sample.index} (${request.sample.task_id})`;
-        let timer;
-        const watch = (ms, waitingFor) => {
-          clearTimeout(timer);
-          timer = setTimeout(() => resolve({ error: `no answer: ${waitingFor}`, stuck: true }), ms);
-        };
-        watch(stallMs, `loading the guest for ${what} made no progress for ${stallMs / 1000} s`);
-        worker.onmessage = (event) => {
-          if ('loading' in event.data) {
-            watch(stallMs, `loading the guest for ${what} made no progress for ${stallMs / 1000} s`);
-          } else if ('started' in event.data) {
-            watch(allowance, `${what} ran for more than ${allowance / 1000} s (its fuel at the slowest rate allowed)`);
-          } else if ('ok' in event.data || 'error' in event.data) {
-            clearTimeout(timer);
-            resolve(event.data);
-          }
-        };
-        worker.postMessage(JSON.stringify({ ...request, runtimes }));
-      });
-    const answers = new Array(requests.length);
-    let next = 0;
-    await Promise.all(
-      [0, 1].map(async () => {
-        let worker = newWorker();
-        while (next < requests.length) {
-          const i = next++;
-          answers[i] = await run(worker, requests[i], allowances[i]);
-          if (answers[i].stuck) {
-            worker.terminate();
-            worker = newWorker();
-          }
-        }
-        worker.terminate();
-      }),
-    );
-    return answers;
-  }, { requests, allowances, stallMs: LOADING_STALL_MS });
-}
-
-/** The browser's result of each answer, or a failure naming the sample. */
-function resultOf(answer, what) {
-  assert.ok(answer.ok, `${what}: the worker failed: ${answer.error}`);
-  return JSON.parse(answer.ok).result;
-}
-
-/**
  * Runs `samples` (of the run bundled in work/NAME.json) in the browser with `limits` and returns
- * how they differ from `wasmeval run`'s results: fuel off by more than a thousandth, or another
- * verdict. Samples whose fuel is within 10% of the budget are listed in `nearBudget` instead.
+ * how they differ from `wasmeval run`'s results: another fuel figure, or another verdict. Samples whose fuel is within 10% of the budget are listed in `nearBudget` instead.
  */
 async function differencesFromRun(name, samples, limits) {
   const bundle = JSON.parse(await readFile(path.join(work, `${name}.json`), 'utf8'));
@@ -168,8 +94,8 @@ async function differencesFromRun(name, samples, limits) {
     }
     if (expected.fuel > 0) ratios.push(inBrowser.fuel / expected.fuel);
     // The metered module counts wasmtime's fuel, and the browser's WASI charges host work as the
-    // runner does: the figures agree to a thousandth (they were equal when this was written).
-    if (Math.abs(inBrowser.fuel - expected.fuel) > expected.fuel / 1000) {
+    // runner does (its trampolines and iovecs included): the figures are equal to the unit.
+    if (inBrowser.fuel !== expected.fuel) {
       differ.push(`${sample.index} (${sample.task_id}): fuel ${expected.fuel} in run, ${inBrowser.fuel} in the browser`);
     }
     if (inBrowser.verdict !== expected.verdict) {
