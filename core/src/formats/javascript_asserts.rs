@@ -324,8 +324,11 @@ fn tokenize(code: &str) -> Result<Vec<Token>, NotConverted> {
     tokenize_with_spans(code).map(|(tokens, _)| tokens)
 }
 
+/// The byte range of each token, beside the tokens.
+type Spans = Vec<(usize, usize)>;
+
 /// The tokens of `code` and the byte range of each.
-fn tokenize_with_spans(code: &str) -> Result<(Vec<Token>, Vec<(usize, usize)>), NotConverted> {
+fn tokenize_with_spans(code: &str) -> Result<(Vec<Token>, Spans), NotConverted> {
     let bytes = code.as_bytes();
     let mut tokens = Vec::new();
     let mut spans = Vec::new();
