@@ -206,8 +206,7 @@ def mbpp_group(name: str, dataset: str, path: Path, sanitized: bool) -> Group:
         )
     if any("test" in r for r in records):
         g.notes.append(
-            "the records also carry `test` (EvalPlus's harness over the plus inputs); a reader of "
-            "the MBPP shape judges `test_list`"
+            "read as MBPP: `test_list` is judged; `test` (EvalPlus's harness over the plus inputs) is not"
         )
     return g
 
