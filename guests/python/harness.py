@@ -1093,6 +1093,10 @@ def _wasmeval_main(mode):
                     methods[dunder] = comparison(compared[dunder])
                 elif dunder in forwarded:
                     methods[dunder] = forwarding(dunder)
+            if base is object_type and "__repr__" not in dunders:
+                # Without the address Python would show, which the partner's object has.
+                shown = "<" + to_text(name) + " object>"
+                methods["__repr__"] = lambda self: shown
             if unhashable:
                 methods["__hash__"] = None
             made = remote_class()(to_text(name), (base,) if base is not object_type else (), methods)

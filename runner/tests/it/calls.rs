@@ -17,15 +17,16 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         (1, "wrong_answer", "expected 5, got -1", "wrong add"),
         (
             2,
-            "runtime_error",
-            "return value of type Anything is not plain data",
-            "an object whose __eq__ is always true",
+            "wrong_answer",
+            "expected 5, got <Anything object>",
+            "an object whose __eq__ is always true: not plain data, so the isolated judge runs \
+             the case's assertion, where the candidate's own __eq__ never decides (issue 33)",
         ),
         (
             3,
-            "runtime_error",
-            "return value of type Int is not plain data",
-            "an int subclass whose __eq__ is always true",
+            "wrong_answer",
+            "expected 5, got 0",
+            "an int subclass whose __eq__ is always true: compared as the int it is",
         ),
         (
             4,
@@ -91,8 +92,9 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         ),
         (
             16,
-            "harness_error",
-            "harness report: a call cannot pass in the guest: `end 0 passed null`",
+            "runtime_error",
+            "the program wrote lines in the harness's report format (with its token): a call \
+             cannot pass in the guest: `end 0 passed null`",
             "reads the token from the harness's frames and claims `passed` for every case",
         ),
         (
@@ -125,9 +127,9 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         ),
         (
             25,
-            "runtime_error",
-            "return value of type S is not plain data",
-            "a str subclass",
+            "wrong_answer",
+            "expected \"HI!\", got ''",
+            "a str subclass whose __eq__ says True, in the isolated judge",
         ),
         (
             26,
@@ -144,9 +146,9 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         ),
         (
             29,
-            "runtime_error",
-            "return value of type L is not plain data",
-            "a list subclass",
+            "wrong_answer",
+            "expected (1, 3), got []",
+            "a list subclass whose __eq__ says True, in the isolated judge",
         ),
         (
             30,
@@ -156,9 +158,9 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         ),
         (
             31,
-            "runtime_error",
-            "return value of type P is not plain data",
-            "a namedtuple",
+            "passed",
+            "",
+            "a namedtuple equals its tuple, as in Python (the isolated judge compares it)",
         ),
         (
             32,
@@ -168,9 +170,10 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         ),
         (
             33,
-            "runtime_error",
-            "return value of type Counter is not plain data",
-            "a Counter, a dict subclass",
+            "wrong_answer",
+            ".$dict[1][1]: expected [\"bb\",\"cc\"], got [\"cc\"]",
+            "a Counter compares with the expected dict as a dict, as in Python; by_length keeps \
+             one word per length",
         ),
         (34, "passed", "", "an assertions suite and a calls suite"),
         (
@@ -189,7 +192,7 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         (
             38,
             "wrong_answer",
-            ".$float: expected \"inf\", got \"nan\"",
+            "expected {\"$float\":\"inf\"}, got {\"$float\":\"nan\"}",
             "nan is not inf",
         ),
     ];
@@ -226,7 +229,8 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         .collect();
     assert_eq!(names, ["small", "zero", "large"]);
     // Every case of a calls suite says the host judged it, every assertion the isolated judge
-    // (calls/find has one before its calls), and the run counts them.
+    // (calls/find has one before its calls), and so do calls whose value is not plain data
+    // (samples 2, 3, 25, 29 and 31), and the run counts them.
     for result in &results {
         let judges: Vec<&str> = result["cases"]
             .as_array()
@@ -234,8 +238,9 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
             .iter()
             .map(|c| c["judged_by"].as_str().unwrap())
             .collect();
-        let expected = |n| match result["task_id"].as_str() {
-            Some("calls/find") => [vec!["isolated"], vec!["host"; n - 1]].concat(),
+        let expected = |n| match (result["task_id"].as_str(), result["index"].as_u64()) {
+            (Some("calls/find"), _) => [vec!["isolated"], vec!["host"; n - 1]].concat(),
+            (_, Some(2 | 3 | 25 | 29 | 31)) => vec!["isolated"; n],
             _ => vec!["host"; n],
         };
         assert_eq!(judges, expected(judges.len()), "{result}");
@@ -247,7 +252,7 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         counts["host"].as_u64().unwrap(),
         counts["isolated"].as_u64().unwrap(),
     );
-    assert!(host > 9 * isolated && isolated > 0, "{counts}");
+    assert!(host > 5 * isolated && isolated > 0, "{counts}");
     assert!(counts.get("guest").is_none(), "{counts}");
     // The cases after an early exit were not run.
     assert!(results[4]["cases"][2]["message"]
@@ -264,17 +269,12 @@ fn returned_values_are_judged_on_the_host_and_cannot_be_forged() {
         verdicts(&results[17]),
         ["passed", "wrong_answer", "wrong_answer"]
     );
-    // Each value on its own: Counter refused (twice), a dict with one list per length (the last
-    // word wins), a frozenset is a set, a list is not.
+    // Each value on its own: a Counter equal to the expected dict, as Python says (twice; issue
+    // 33), a dict with one list per length (the last word wins), a frozenset is a set, a list is
+    // not.
     assert_eq!(
         verdicts(&results[33]),
-        [
-            "runtime_error",
-            "runtime_error",
-            "wrong_answer",
-            "passed",
-            "wrong_answer"
-        ]
+        ["passed", "passed", "wrong_answer", "passed", "wrong_answer"]
     );
     assert_eq!(
         results[33]["cases"][2]["message"],

@@ -1,5 +1,5 @@
-// expect: harness_error
-// why: reads the token from its argv and writes the driver's report lines itself, claiming every case passed, then exits 0; a calls case never takes `passed` from the guest, so the report is garbled and believed for no case
+// expect: runtime_error
+// why: reads the token from its argv and writes the driver's report lines itself, claiming every case passed, then exits 0; a calls case never takes `passed` from the guest, so the report is garbled and believed for no case; the candidate ran in the process that reported, so the garbled report is its runtime error, never a harness_error (issue 33)
 package main
 
 import "os"
