@@ -110,7 +110,10 @@ fn regression_a_formats_reference_time_limit_is_its_default_budget() {
     );
     let passed = &results(&default)[0];
     assert_eq!(passed["verdict"], "passed", "{passed}");
-    assert!(passed["fuel"].as_u64().unwrap() > 10_000_000_000, "{passed}");
+    assert!(
+        passed["fuel"].as_u64().unwrap() > 10_000_000_000,
+        "{passed}"
+    );
     let fast = work.path().join("fast");
     let output = run(&tasks, &samples, &fast, &["--fuel", "1e10"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
