@@ -129,7 +129,7 @@ fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
     let of = |task: u64, model: &str| {
         results
             .iter()
-            .find(|r| r["task_id"] == task.to_string() && r["model"] == model)
+            .find(|r| r["task_id"].as_str() == Some(&*task.to_string()) && r["model"] == model)
             .unwrap_or_else(|| panic!("no result for {task} {model}"))
     };
     let verdict = |task, model| of(task, model)["verdict"].as_str().unwrap().to_owned();
