@@ -826,6 +826,7 @@ def _wasmeval_main(mode):
                 if do == "getattr":
                     return replied(get_attr(target, request["name"]))
                 arguments = [decode(argument, False, resolve) for argument in request["args"]]
+                keywords = {key: decode(item, False, resolve) for key, item in request.get("kwargs", {}).items()}
                 if do == "setattr":
                     set_attr(target, request["name"], arguments[0])
                     return replied(None)
@@ -834,7 +835,8 @@ def _wasmeval_main(mode):
                     return replied(None)
                 if do == "special":
                     # As Python calls a special method: found on the class, called with the object.
-                    return replied(get_attr(type_of(target), request["name"])(target, *arguments), arguments)
+                    return replied(get_attr(type_of(target), request["name"])(target, *arguments, **keywords),
+                                   arguments)
                 if do == "compare":
                     return replied(comparisons[request["name"]](target, arguments[0]))
             raise ValueError("unknown operation")
@@ -1070,8 +1072,8 @@ def _wasmeval_main(mode):
             return compare
 
         def forwarding(name):
-            def method(self, *arguments):
-                return remote(self, "special", name, arguments)
+            def method(self, *arguments, **keywords):
+                return remote(self, "special", name, arguments, keywords)
             method.__name__ = name
             return method
 

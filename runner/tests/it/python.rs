@@ -161,8 +161,10 @@ fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
     assert_eq!(verdict(5, "cmath"), "passed", "{}", of(5, "cmath"));
     assert_eq!(verdict(17, "cmath"), "passed", "{}", of(17, "cmath"));
     assert_eq!(judges(17, "cmath"), ["isolated", "isolated"]);
-    // A type as an argument.
+    // A type as an argument; keyword arguments to a method of the candidate's class (LeetCode's
+    // `Solution().method(**test_input)`).
     assert_eq!(verdict(6, "type"), "passed", "{}", of(6, "type"));
+    assert_eq!(verdict(18, "method"), "passed", "{}", of(18, "method"));
     // Objects of the candidate's classes, built by the test and passed back (MBPP/601's Pair),
     // linked by the test's setup (MBPP/927's Node), compared by their own `__eq__` between
     // themselves, and of the test's `Point`, the candidate's class.
