@@ -391,7 +391,7 @@ fn excerpt(text: &str) -> String {
 }
 
 /// The tags of Python values JSON lacks; a one-key object with one of these keys is a tag.
-const TAGS: [&str; 4] = ["$tuple", "$set", "$dict", "$float"];
+const TAGS: [&str; 5] = ["$tuple", "$set", "$dict", "$float", "$int"];
 
 /// A `calls` value in the form both sides are compared in: the items of a `$set` and the pairs of
 /// a `$dict` sorted (by [`order`]), and a `$dict` whose keys are all strings written as the object
@@ -704,6 +704,17 @@ mod tests {
             Equality::Python
         ));
         assert!(cv(&big(two_65), &big("36893488147419103233"), 2.0).is_ok());
+        // A dict that looks like the tag is a dict (a candidate's forgery), never the number.
+        assert!(!equal(
+            json!({"$dict": [["$int", "5"]]}),
+            json!(5),
+            Equality::Python
+        ));
+        assert!(!equal(
+            json!(5),
+            json!({"$dict": [["$int", "5"]]}),
+            Equality::Python
+        ));
     }
 
     #[test]
