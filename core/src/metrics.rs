@@ -540,6 +540,7 @@ mod tests {
                 timeout_cause: None,
                 message: None,
                 judged_by: None,
+                run: None,
             })
             .collect();
         let verdict = Verdict::of_cases(&cases);

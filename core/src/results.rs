@@ -100,6 +100,25 @@ pub struct CaseResult {
     /// results written before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_by: Option<JudgedBy>,
+    /// The case's own execution, when it had one: an `io` case runs the whole program on its
+    /// stdin, so its output and fuel are its own (a per-test view such as SandboxFusion's
+    /// `/submit` shows them). Absent for cases that share one execution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<CaseRun>,
+}
+
+/// What one case's own execution did. No wall time: results stay the same from run to run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseRun {
+    /// The exit code, when the program exited (not when a limit or a trap ended it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// Fuel the execution consumed.
+    pub fuel: u64,
+    /// Start of what it wrote to stdout, capped as the sample's excerpt is.
+    pub stdout: String,
+    /// Start of what it wrote to stderr, capped.
+    pub stderr: String,
 }
 
 /// Who decided a case's verdict, which says whether a candidate could have forged it.
@@ -445,6 +464,7 @@ mod failure_tests {
             timeout_cause: None,
             message: Some(message.into()),
             judged_by: None,
+            run: None,
         });
         result
     }
@@ -517,6 +537,7 @@ mod tests {
             timeout_cause: None,
             message: None,
             judged_by: None,
+            run: None,
         };
         SampleResult {
             cases: vec![case; cases],

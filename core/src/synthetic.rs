@@ -111,6 +111,7 @@ fn result(
             timeout_cause: None,
             message: None,
             judged_by: None,
+            run: None,
         })
         .collect();
     let verdict = Verdict::of_cases(&cases);

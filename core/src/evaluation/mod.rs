@@ -270,7 +270,7 @@ fn run_io_suites<R: Route>(
             let execution = route.run_whole_program(program, case.stdin.as_bytes(), log)?;
             let outcome = judge_io_case(&execution, case, *compare, *tolerance);
             let stdout = String::from_utf8_lossy(&execution.output.stdout);
-            log.record(&name, &execution, &stdout, outcome);
+            log.record_own_run(&name, &execution, &stdout, outcome);
         }
     }
     Ok(())

@@ -139,6 +139,7 @@ mod tests {
                     timeout_cause: None,
                     message: None,
                     judged_by: None,
+                    run: None,
                 },
                 CaseResult {
                     name: "case 2".into(),
@@ -146,6 +147,7 @@ mod tests {
                     timeout_cause: None,
                     message: Some("assert add(2, 3) == 5".into()),
                     judged_by: None,
+                    run: None,
                 },
             ],
             stdout: "x".repeat(1200),

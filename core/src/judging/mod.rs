@@ -236,6 +236,7 @@ impl Outcome {
             timeout_cause: self.timeout_cause,
             message: self.message,
             judged_by: None,
+            run: None,
         }
     }
 }
@@ -382,6 +383,29 @@ impl CaseLog {
     pub fn record(&mut self, name: &str, execution: &Execution, stdout: &str, outcome: Outcome) {
         self.measure(execution, stdout, outcome.verdict != Verdict::Passed);
         self.push(outcome.into_case(name));
+    }
+
+    /// [`CaseLog::record`] for a case that had an execution of its own (an `io` case): the case
+    /// keeps that execution's exit code, fuel and excerpts.
+    pub fn record_own_run(
+        &mut self,
+        name: &str,
+        execution: &Execution,
+        stdout: &str,
+        outcome: Outcome,
+    ) {
+        self.record(name, execution, stdout, outcome);
+        if let Some(case) = self.cases.last_mut() {
+            case.run = Some(crate::results::CaseRun {
+                exit_code: match execution.exit {
+                    Exit::Code(code) => Some(code),
+                    _ => None,
+                },
+                fuel: execution.fuel,
+                stdout: excerpt(stdout),
+                stderr: excerpt(&String::from_utf8_lossy(&execution.output.stderr)),
+            });
+        }
     }
 
     /// Adds every case of `names` with `outcome` (a program that could not be built or loaded): the

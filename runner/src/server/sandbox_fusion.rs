@@ -44,7 +44,7 @@ use std::path::{Component, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use wasmeval_core::judging::Exit;
-use wasmeval_core::{Language, Task, TestSuite, Verdict};
+use wasmeval_core::{CaseResult, Language, Task, TestSuite, Verdict};
 
 /// The maxima SandboxFusion's requests are held to, and the defaults its fields have.
 #[derive(Debug, Clone, Copy)]
@@ -831,24 +831,44 @@ pub(super) async fn get_metrics_function() -> Json<Value> {
     Json(json!({ "function": null }))
 }
 
-/// The `exec_info` of a case that ended as `verdict`: a `RunCodeResponse` SandboxFusion gives
-/// for a run that ended so (a wrong answer ran and exited 0; an exception exited 1; a timeout
-/// or an output flood is `TimeLimitExceeded`; a compile error has no run).
-fn exec_info(verdict: Verdict, message: &str, language: Language) -> Value {
-    let (status, run, compile) = match verdict {
+/// The `exec_info` of `case`: the `RunCodeResponse` SandboxFusion gives for a run that ended so
+/// (a wrong answer ran and exited 0; an exception exited 1, a trap with its signal; a timeout or
+/// an output flood is `TimeLimitExceeded`; a compile error has no run). A case with a run of its
+/// own (an `io` case) shows that run's exit code, stdout, stderr and time; the time is its fuel
+/// in native-equivalent seconds of `language` (deterministic, unlike a wall clock), the others'
+/// is 0.
+fn exec_info(case: &CaseResult, language: Language) -> Value {
+    let message = case.message.as_deref().unwrap_or_default();
+    let own = case.run.as_ref();
+    let seconds = own.map_or(0.0, |run| {
+        run.fuel as f64 / fuel_per_native_second(language).max(1.0)
+    });
+    let stdout = own.map_or("", |run| run.stdout.as_str());
+    let stderr = |fallback: &str| own.map_or(fallback.to_owned(), |run| run.stderr.clone());
+    let (status, run, compile) = match case.verdict {
         Verdict::Passed | Verdict::WrongAnswer => (
             "Success",
-            command("Finished", 0.0, Some(0), "", ""),
+            command("Finished", seconds, Some(0), stdout, &stderr("")),
             Value::Null,
         ),
-        Verdict::RuntimeError | Verdict::MemoryLimit => (
-            "Failed",
-            command("Finished", 0.0, Some(1), "", message),
-            Value::Null,
-        ),
+        Verdict::RuntimeError | Verdict::MemoryLimit => {
+            let code = match (
+                own.and_then(|run| run.exit_code),
+                message.strip_prefix("trap: "),
+            ) {
+                (Some(code), _) => code,
+                (None, Some(trap)) => trap_signal(trap),
+                (None, None) => 1,
+            };
+            (
+                "Failed",
+                command("Finished", seconds, Some(code), stdout, &stderr(message)),
+                Value::Null,
+            )
+        }
         Verdict::Timeout | Verdict::OutputLimit => (
             "Failed",
-            command("TimeLimitExceeded", 0.0, None, "", message),
+            command("TimeLimitExceeded", seconds, None, stdout, &stderr(message)),
             Value::Null,
         ),
         Verdict::CompileError => (
@@ -867,8 +887,8 @@ fn exec_info(verdict: Verdict, message: &str, language: Language) -> Value {
             })
         }
     };
-    let compile = match (compiled(language), compile.is_null(), verdict) {
-        (true, true, _) => command("Finished", 0.0, Some(0), "", ""),
+    let compile = match (compiled(language), compile.is_null()) {
+        (true, true) => command("Finished", 0.0, Some(0), "", ""),
         _ => compile,
     };
     json!({
@@ -968,10 +988,9 @@ pub(super) async fn submit(
             .cases
             .iter()
             .map(|case| {
-                let message = case.message.clone().unwrap_or_default();
                 json!({
                     "passed": case.verdict == Verdict::Passed,
-                    "exec_info": exec_info(case.verdict, &message, task.language),
+                    "exec_info": exec_info(case, task.language),
                     "test_info": {
                         "name": case.name,
                         "verdict": case.verdict.as_str(),
