@@ -130,6 +130,7 @@ impl Evaluator {
             output: output.unwrap_or(defaults.output),
             disk: defaults.disk,
             fuel_from_time_limit: fuel.is_none(),
+            sleep_limit: None,
         };
         // At most the shared sandbox's workers: its instance pool is sized for that many.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -192,6 +192,7 @@ impl LimitArgs {
             output: self.output_limit,
             disk: self.disk,
             fuel_from_time_limit: self.fuel.is_none() && self.time_limit.is_none(),
+            sleep_limit: None,
         }
     }
 }

@@ -66,6 +66,11 @@ pub struct Limits {
     /// `--time-limit` was given; see [`Limits::for_task`]).
     #[serde(default)]
     pub fuel_from_time_limit: bool,
+    /// How far the guest's virtual clock may go by sleeping (clock.rs) before the execution is a
+    /// timeout, when less than `timeout`: SandboxFusion's `run_timeout`, whose wall-clock
+    /// backstop is twice as long, so that a sleep past `run_timeout` is a timeout as it is there.
+    #[serde(default)]
+    pub sleep_limit: Option<Duration>,
 }
 
 /// The limits of compiling a guest's harness in the guest itself (Python's to bytecode, Ruby's
@@ -77,6 +82,7 @@ pub const HARNESS_COMPILATION: Limits = Limits {
     output: 64 << 20,
     disk: 0,
     fuel_from_time_limit: false,
+    sleep_limit: None,
 };
 
 /// Fuel per second of the host's CPython: core's, the one rule of every front end.
@@ -478,7 +484,10 @@ impl Sandbox {
     ) -> anyhow::Result<(Store<GuestState>, CapturedOutput)> {
         let output = CapturedOutput::new(limits.output);
         // Sleeping past the time limit in virtual time is a timeout too (clock.rs).
-        let clock = VirtualClock::with_limit(limits.timeout);
+        let sleep_limit = limits
+            .sleep_limit
+            .map_or(limits.timeout, |s| s.min(limits.timeout));
+        let clock = VirtualClock::with_limit(sleep_limit);
         let mut wasi = WasiCtxBuilder::new();
         wasi.args(&invocation.args)
             .envs(&invocation.env)
@@ -688,6 +697,7 @@ mod tests {
             output: 1024,
             disk: 1024,
             fuel_from_time_limit: false,
+            sleep_limit: None,
         };
         let execution = sandbox
             .run(&module, Entry::Command, &Invocation::default(), &limits)

@@ -379,6 +379,7 @@ impl RequestLimits {
             disk: self.disk.map_or(maxima.disk, |v| v.min(maxima.disk)),
             // A request's own fuel is a maximum that a task's time limit does not raise.
             fuel_from_time_limit: maxima.fuel_from_time_limit && self.fuel.is_none(),
+            sleep_limit: maxima.sleep_limit,
         }
     }
 }

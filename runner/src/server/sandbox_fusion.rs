@@ -112,6 +112,7 @@ pub fn run_limits(
         output: 2 * STREAM_LIMIT,
         disk,
         fuel_from_time_limit: false,
+        sleep_limit: Some(Duration::from_secs_f64(run_timeout)),
     }
 }
 
@@ -967,11 +968,16 @@ pub(super) async fn submit(
     };
     // Each case's share: the budget of the sample is run_timeout's per case.
     let cases = task.case_count().max(1) as f64;
-    let limits = crate::sandbox::Limits {
+    let mut limits = crate::sandbox::Limits {
         memory: state.evaluator.limits.memory,
         output: state.evaluator.limits.output,
         ..run_limits(task.language, run_timeout * cases, 0, maxima.disk)
     };
+    // A stdin/stdout case runs on its own, as a SandboxFusion test does: it may sleep
+    // run_timeout; cases run together share their sum.
+    if stdio_only(&task) {
+        limits.sleep_limit = Some(Duration::from_secs_f64(run_timeout));
+    }
     let (sample, extraction) =
         wasmeval_core::formats::answers::sample_from_answer(&task, &request.completion, 0);
     let extracted_type = extraction.as_str();

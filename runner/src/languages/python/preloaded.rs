@@ -146,6 +146,7 @@ pub(super) fn module(
         // matplotlib writes its font list (into the turn's own /tmp).
         disk: 64 << 20,
         fuel_from_time_limit: false,
+        sleep_limit: None,
     };
     let (job, tmp) = (
         crate::temp_space::folder("snapshot-job-")?,
