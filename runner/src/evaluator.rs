@@ -233,7 +233,7 @@ impl<'a> Evaluator<'a> {
         let route = self.route(task.language)?;
         let cx = Context {
             sandbox: self.sandbox,
-            limits: limits.for_task(task.time_limit),
+            limits: limits.for_task(task.language, task.time_limit),
             compile_limits: self.compile_limits,
             module_cache: &self.module_cache,
         };

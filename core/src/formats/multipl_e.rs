@@ -147,10 +147,16 @@ impl Problem {
             entry_point,
             metadata: super::humaneval::benchmark_metadata("MultiPL-E"),
             tests: vec![tests],
+            time_limit: Some(REFERENCE_SECONDS),
             ..Task::default()
         })
     }
 }
+
+/// The time limit of MultiPL-E's own evaluator per program, in every language (its
+/// containerized evaluation gives each program 15 s): a sample's default budget is that many
+/// native seconds of its language (core's `evaluation::time_limit_budget`).
+pub(crate) const REFERENCE_SECONDS: f64 = 15.0;
 
 /// The identifier after the last `marker` in the tests (`check(f)`, `candidate = f;`): the
 /// function under test.

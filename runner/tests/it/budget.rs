@@ -103,7 +103,7 @@ fn regression_a_formats_reference_time_limit_is_its_default_budget() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(
-            "budget per sample: 3 s of native CPython (1.7e11 fuel), the reference harness's \
+            "budget per sample: 3 s of native python (1.7e11 fuel), the reference harness's \
              time limit, for 1 task; --fuel sets a faster one"
         ),
         "{stderr}"
@@ -122,4 +122,28 @@ fn regression_a_formats_reference_time_limit_is_its_default_budget() {
         "{stderr}"
     );
     assert_eq!(results(&fast)[0]["verdict"], "timeout");
+}
+
+/// MultiPL-E's evaluator gives each program 15 s: its tasks' default budget is 15 native seconds
+/// of the task's language (issue 33; before, they had the 1e10 default, and this correct program,
+/// about 2.6e10 fuel, ran out).
+#[test]
+fn regression_multipl_e_tasks_get_their_evaluators_15_s_in_their_language() {
+    let work = tempfile::tempdir().unwrap();
+    let (tasks, samples) = fixture("multipl-e-time-limit");
+    let output = run(&tasks, &samples, work.path(), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "budget per sample: 15 s of native python (8.6e11 fuel), the reference harness's \
+             time limit, for 1 task"
+        ),
+        "{stderr}"
+    );
+    let passed = &results(work.path())[0];
+    assert_eq!(passed["verdict"], "passed", "{passed}");
+    assert!(
+        passed["fuel"].as_u64().unwrap() > 10_000_000_000,
+        "{passed}"
+    );
 }
