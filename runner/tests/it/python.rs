@@ -205,4 +205,10 @@ fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
     // never a harness error; one that only imitates the format is output.
     assert_runtime_error(of(16, "forged_report"), "message", "report format");
     assert_eq!(verdict(16, "imitated_report"), "wrong_answer");
+    // Values past the host's report limits cross to the judge (HumanEval+'s 15, 83, 100, 130,
+    // 139): an integer of 63,000 bits (past Python's 4,300-digit text limit) and 800,000
+    // characters, compared by the test's own `==`.
+    assert_eq!(verdict(19, "right"), "passed", "{}", of(19, "right"));
+    assert_eq!(judges(19, "right"), ["isolated", "isolated"]);
+    assert_eq!(verdict(19, "off_by_one"), "wrong_answer");
 }
