@@ -380,19 +380,28 @@ fn last_name_after(code: &str, keyword: &str) -> Option<String> {
     })
 }
 
-/// The function a C++ declaration ends with: the identifier before the last line's `(`.
+/// The function a C++ declaration ends with: the identifier before the `(` of the last line
+/// that starts a function's header (unindented, not a statement).
 fn cpp_function_name(declaration: &str) -> Option<String> {
-    let line = declaration.lines().rev().find(|l| l.contains('('))?;
-    let before = line[..line.find('(')?].trim_end();
-    let name: String = before
-        .chars()
+    // A function's header starts its line; an indented line with a `(` is a statement of a body
+    // (CPP/38's declaration carries part of `decode_cyclic`'s body: its last `(` is a `for`).
+    declaration
+        .lines()
         .rev()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    is_identifier(&name).then_some(name)
+        .filter(|line| !line.starts_with([' ', '\t', '#']))
+        .find_map(|line| {
+            let before = line[..line.find('(')?].trim_end();
+            let name: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let statement = ["for", "if", "while", "switch", "return", "do"].contains(&&*name);
+            (is_identifier(&name) && !statement).then_some(name)
+        })
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -545,6 +554,22 @@ fn rust_test_program(test: &str) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::formats::tasks::parse_tasks;
+
+    #[test]
+    fn regression_cpp_38s_entry_point_is_its_function_not_a_for_of_its_body() {
+        // HumanEval-X CPP/38's declaration carries the start of `decode_cyclic`'s body.
+        let declaration = "#include<string>\nusing namespace std;\nstring encode_cyclic(string s){ \n    \
+                           return s;\n}\n\n\nstring decode_cyclic(string s){ \n   int l=s.length();\n    \
+                           int i;\n    for (i=0;i*3<l;i++)\n    {\n";
+        assert_eq!(
+            cpp_function_name(declaration).as_deref(),
+            Some("decode_cyclic")
+        );
+        assert_eq!(
+            cpp_function_name("#include<vector>\nint add(int x,int y){\n").as_deref(),
+            Some("add")
+        );
+    }
 
     #[test]
     fn the_crate_stand_ins_are_unchanged_by_the_64_bit_integer_rewrite() {
