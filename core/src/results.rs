@@ -402,11 +402,18 @@ pub fn failure_cause(result: &SampleResult) -> Option<String> {
             }
         }),
         Verdict::RuntimeError => exception().unwrap_or_else(|| {
-            if message.contains("panicked") {
+            // Whole words only: a candidate's `no function \`trap_rain\`` or `panicked_at` is
+            // not a trap or a panic.
+            let word = |wanted: &str| {
+                message
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|w| w == wanted)
+            };
+            if word("panicked") || message.starts_with("panic: ") {
                 "panic".into()
             } else if message.starts_with("the program exited with code") {
                 "nonzero exit".into()
-            } else if message.contains("trap") || message.contains("unreachable") {
+            } else if message.starts_with("trap: ") || (word("wasm") && word("trap")) {
                 "trap".into()
             } else {
                 "runtime error".into()
@@ -495,6 +502,27 @@ mod failure_tests {
                 "panic",
             ),
             (Verdict::RuntimeError, "Errors everywhere", "runtime error"),
+            (
+                Verdict::RuntimeError,
+                "trap: wasm trap: wasm `unreachable` instruction executed",
+                "trap",
+            ),
+            (
+                Verdict::RuntimeError,
+                "panic: runtime error: index out of range",
+                "panic",
+            ),
+            // Names that hold the words are not what they name (issue 40).
+            (
+                Verdict::RuntimeError,
+                "no function `median_trapezium`",
+                "runtime error",
+            ),
+            (
+                Verdict::RuntimeError,
+                "no function `unreachable_panicked_state`",
+                "runtime error",
+            ),
             (
                 Verdict::WrongAnswer,
                 "[0]: expected 3, got 4",
