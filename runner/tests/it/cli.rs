@@ -32,6 +32,46 @@ fn bad_input_stderr(tasks: &std::path::Path, samples: &std::path::Path) -> Strin
 }
 
 #[test]
+fn regression_missing_and_empty_inputs_are_bad_input_naming_the_file() {
+    // Issue 40: a missing file exited 1 (wasmeval's fault), an empty one ran 0 of 0 in silence.
+    let work = tempfile::tempdir().unwrap();
+    let demo = repo().join("demo");
+    let missing = work.path().join("missing.jsonl");
+    let stderr = bad_input_stderr(&missing, &demo.join("samples.jsonl"));
+    assert!(
+        stderr.contains(&format!("cannot open {}", missing.display())),
+        "{stderr}"
+    );
+    let stderr = bad_input_stderr(&demo.join("tasks.jsonl"), &missing);
+    assert!(
+        stderr.contains(&format!("cannot open {}", missing.display())),
+        "{stderr}"
+    );
+    let empty = work.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let stderr = bad_input_stderr(&empty, &demo.join("samples.jsonl"));
+    assert!(
+        stderr.contains(&format!("{} has no tasks", empty.display())),
+        "{stderr}"
+    );
+    // An empty samples file is not an error (a shard may be empty), but it is said.
+    let output = run_command(
+        &demo.join("tasks.jsonl"),
+        &empty,
+        &work.path().join("out"),
+        &[],
+    )
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!("warning: {} has no samples", empty.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_malformed_samples_line_is_reported_with_file_and_line() {
     let fixtures = repo().join("tests/fixtures");
     let samples = fixtures.join("malformed/samples.jsonl");
