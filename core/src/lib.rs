@@ -15,6 +15,7 @@ pub mod int_width;
 pub mod judging;
 pub mod metrics;
 pub mod query;
+pub mod reference_outputs;
 pub mod reference_tables;
 pub mod report;
 pub mod results;

@@ -475,6 +475,11 @@ pub enum CallCheck {
     Truthy,
     /// False as the task's language judges a condition (`assert not f(x)`).
     Falsy,
+    /// EvalPlus's judgement of the value against the reference solution's output on the same
+    /// arguments (`{"evalplus": "close"}`; [`crate::judging::evalplus::Rule`]): Python's `==`,
+    /// else numpy's `allclose` within the case's tolerance, or one of EvalPlus's special oracles.
+    #[serde(rename = "evalplus")]
+    EvalPlus(crate::judging::evalplus::Rule),
 }
 
 impl CallCheck {
@@ -570,6 +575,11 @@ impl Task {
                         }
                         CallCheck::Truthy => format!("{call} is true"),
                         CallCheck::Falsy => format!("{call} is false"),
+                        CallCheck::EvalPlus(rule) => format!(
+                            "{call} matches the reference's output {} (EvalPlus, {})",
+                            c.expected,
+                            rule.as_str()
+                        ),
                     };
                     (c.name.clone(), text)
                 })),

@@ -36,7 +36,10 @@
 # not plain data (a complex number, a deque, an object of the candidate's) ends the case
 # `isolate`: the host has the assertion the case stands for run in the judge (below), where the
 # test's own `==` compares it. A Counter, OrderedDict or defaultdict is reported as the dict it
-# holds: Python's `==` compares it with a dict, all a `calls` case expects, as a dict.
+# holds: Python's `==` compares it with a dict, all a `calls` case expects, as a dict. A case the
+# suite lists in `digests` (its expected value is too large to keep: an EvalPlus input's reference
+# output of megabytes) reports `{"$sha256": <hex>}` instead, the digest of the value's form under
+# Python's `==` (`digest` below), which the host compares with the reference's own.
 #
 # Two instances: the token only protects a report the candidate cannot reach, and code that shares
 # an interpreter with the candidate is within its reach (a frame walk finds any local). So tasks
@@ -554,6 +557,61 @@ def _wasmeval_main(mode):
             if collecting:
                 gc_enable()
 
+    def digest(value):
+        """`{"$sha256": "<hex>"}`: the SHA-256 of `value`'s form under Python's `==`, for a `calls`
+        case whose expected value the host keeps as a digest. Plain data only, as `encode` takes it,
+        without its size limits: values equal by `==` have one form (1, 1.0 and True; -0.0 and 0; a
+        set, frozenset or dict in any order; a Counter, OrderedDict or defaultdict as its dict),
+        values that differ have different forms; complex numbers too (an EvalPlus reference
+        returns them). NaN equals nothing: a value holding one raises Unreportable, as does
+        anything else."""
+        def walk(x, depth):
+            if depth > max_depth:
+                raise Unreportable("return value nested too deeply to report (over %d levels)" % max_depth)
+            kind = type_of(x)
+            if kind is none_type:
+                return "N"
+            if kind is bool_type:
+                return "i1" if x is True else "i0"
+            if kind is int_type:
+                return "i" + int_format(x, "x")
+            if kind is float_type:
+                if x != x:
+                    raise Unreportable("return value holds a NaN, which equals nothing")
+                if x != infinity and x != -infinity and float_integral(x):
+                    return "i" + int_format(int_type(x), "x")
+                return "f" + float_text(x)
+            if kind is complex_type:
+                # `==` takes a complex number with no imaginary part for its real part.
+                if x.imag == 0:
+                    return walk(x.real, depth)
+                return "c(" + walk(x.real, depth) + "," + walk(x.imag, depth) + ")"
+            if kind is str_type:
+                return "s" + json_string(x)
+            if kind is list_type or kind is tuple_type:
+                items = str_join(",", [walk(item, depth + 1) for item in x])
+                return ("[" + items + "]") if kind is list_type else ("(" + items + ")")
+            if kind is set_type or kind is frozenset_type:
+                items = [walk(item, depth + 1) for item in x]
+                list_sort(items)
+                return "{" + str_join(",", items) + "}"
+            if kind is dict_type or kind is counter_type or kind is ordered_type or kind is default_type:
+                fields = [walk(key, depth + 1) + ":" + walk(item, depth + 1) for key, item in dict_items(x)]
+                list_sort(fields)
+                return "<" + str_join(",", fields) + ">"
+            raise Unreportable("returned a value of type " + type_name(kind)[:100]
+                               + ", which is not plain data")
+
+        collecting = gc_enabled()
+        gc_disable()
+        try:
+            form = walk(value, 0)
+        finally:
+            if collecting:
+                gc_enable()
+        import hashlib
+        return '{"$sha256":"' + hashlib.sha256(str_encode(form, "utf-8", "surrogatepass")).hexdigest() + '"}'
+
     def decode(value, hashable, resolve=None):
         """A value from its JSON form (the inverse of `encode`); `hashable` where the value is a
         set's item or a dict's key (a set is then a frozenset). Without `resolve`, the host's tags
@@ -639,7 +697,8 @@ def _wasmeval_main(mode):
 
     def run_calls(suite, index, namespace):
         entry_point = suite["entry_point"]
-        for args in suite["cases"]:
+        digests = set_type(suite.get("digests") or ())
+        for position, args in numbered(suite["cases"]):
             drop_hooks()
             report("start", to_text(index))
             case = to_text(index)
@@ -664,7 +723,7 @@ def _wasmeval_main(mode):
                 continue
             try:
                 drop_hooks()
-                text = encode(result)
+                text = digest(result) if position in digests else encode(result)
             except Unreportable as problem:
                 if length(problem.args) == 1:
                     report("end", case, "runtime_error", json_string(problem.args[0][:500]))

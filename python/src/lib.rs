@@ -251,7 +251,7 @@ impl Evaluator {
                 "{what}: {e}"
             )))
         };
-        let task = match answer {
+        let mut task = match answer {
             // What an RL dataset holds: a task record, asserts, or stdin/stdout pairs.
             true => wasmeval_core::formats::ground_truth::task_from_ground_truth(
                 task,
@@ -260,6 +260,13 @@ impl Evaluator {
             .map_err(|e| bad("ground truth", e))?,
             false => wasmeval_core::formats::tasks::parse_task(task).map_err(|e| bad("task", e))?,
         };
+        // EvalPlus's tasks: expected values from the reference, as `run` has them (cached).
+        wasmeval::reference_outputs::resolve(
+            &self.inner,
+            std::slice::from_mut(&mut task),
+            |_| true,
+            1,
+        )?;
         let sample = if answer {
             wasmeval_core::formats::answers::sample_from_answer(&task, sample, index).0
         } else {

@@ -17,6 +17,7 @@ pub mod evaluator;
 pub mod input;
 pub mod languages;
 pub mod model_client;
+pub mod reference_outputs;
 pub mod sandbox;
 pub mod server;
 pub mod site_guests;

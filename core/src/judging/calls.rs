@@ -49,6 +49,9 @@ pub struct Expected {
     tolerance: f64,
     check: CallCheck,
     operators: Operators,
+    /// The case's arguments, in [`canonical`] form, for an EvalPlus oracle that reads them
+    /// (empty otherwise).
+    args: Vec<Value>,
 }
 
 impl Expected {
@@ -59,6 +62,12 @@ impl Expected {
             tolerance: case.tolerance.unwrap_or(tolerance),
             check: case.check,
             operators,
+            args: match case.check {
+                CallCheck::EvalPlus(rule) if rule.reads_arguments() => {
+                    case.args.iter().map(canonical).collect()
+                }
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -88,6 +97,23 @@ impl Expected {
         match self.check {
             CallCheck::Truthy => condition(true),
             CallCheck::Falsy => condition(false),
+            CallCheck::EvalPlus(_) if crate::reference_outputs::is_pending(&self.value) => {
+                Outcome::new(
+                    Verdict::HarnessError,
+                    "the expected value was not computed from the task's reference solution (a \
+                     task read without a sandbox: `wasmeval run` and `serve` compute it)",
+                )
+            }
+            CallCheck::EvalPlus(rule) => match super::evalplus::judge(
+                rule,
+                &self.value,
+                &canonical(returned),
+                self.tolerance,
+                &self.args,
+            ) {
+                Ok(()) => Outcome::passed(),
+                Err(difference) => Outcome::new(Verdict::WrongAnswer, short_message(&difference)),
+            },
             CallCheck::Equals | CallCheck::LooselyEquals => {
                 let equality = self.operators.equality(self.check);
                 match compare_values(&self.value, &canonical(returned), self.tolerance, equality) {

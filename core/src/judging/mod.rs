@@ -9,6 +9,7 @@
 //! the same code as the command line.
 //!
 //! - [`calls`]: a `calls` case's returned value against its expected value or condition.
+//! - [`evalplus`]: EvalPlus's comparison and special oracles, and its one result per input set.
 //! - [`token`]: the per-run secret that authenticates a guest's report lines, and their scanning.
 //! - [`python`]: the Python harness's input and its report protocol.
 //! - [`javascript`]: the JavaScript guest's token lines.
@@ -18,6 +19,7 @@
 
 pub mod calls;
 pub mod compiled;
+pub mod evalplus;
 pub mod io;
 pub mod javascript;
 pub mod python;

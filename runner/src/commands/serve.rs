@@ -103,11 +103,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let Loaded {
-        tasks,
-        datasets,
-        bundle,
-    } = load(&args)?;
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -146,6 +141,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         args.allow_unconfined_compilation,
         &helper,
     );
+    let Loaded {
+        tasks,
+        datasets,
+        bundle,
+    } = load(&args, &evaluator, workers)?;
     let by_id: HashMap<_, _> = tasks
         .iter()
         .enumerate()
@@ -223,7 +223,7 @@ struct Loaded {
     bundle: Option<Vec<u8>>,
 }
 
-fn load(args: &ServeArgs) -> anyhow::Result<Loaded> {
+fn load(args: &ServeArgs, evaluator: &Evaluator<'_>, workers: usize) -> anyhow::Result<Loaded> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files: Vec<(String, PathBuf)> = args
         .tasks
@@ -253,7 +253,14 @@ fn load(args: &ServeArgs) -> anyhow::Result<Loaded> {
         loaded.datasets.push((name, start..loaded.tasks.len()));
     };
     for (name, path) in files {
-        add(&mut loaded, name, input::read_tasks(&path)?);
+        let mut tasks = input::read_tasks(&path)?;
+        // EvalPlus's tasks: expected values from their references (cached), as `run` has them.
+        let resolution =
+            crate::reference_outputs::resolve(evaluator, &mut tasks, |_| true, workers)?;
+        for line in resolution.lines() {
+            eprintln!("wasmeval: {}: {line}", path.display());
+        }
+        add(&mut loaded, name, tasks);
     }
     loaded.bundle = match &results_dir {
         Some(dir) => {

@@ -11,6 +11,7 @@ mod cli;
 mod compiled;
 mod demo;
 mod equality;
+mod evalplus;
 mod formats;
 mod fuel_budget;
 mod go;

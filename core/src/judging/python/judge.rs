@@ -163,8 +163,8 @@ pub fn record(layout: &Layout, verdicts: Verdicts, log: &mut CaseLog) -> Judged 
 }
 
 /// The cases a result shows, out of every case the harness ran: all of a plain suite, the chosen
-/// set of an `alternatives` suite; with the chosen sets' names (joined by ", " when a task has
-/// several `alternatives` suites).
+/// set of an `alternatives` suite, one per input set of an EvalPlus suite; with the chosen sets'
+/// names (joined by ", " when a task has several `alternatives` suites).
 pub(crate) fn shown_cases(
     layout: &Layout,
     all: Vec<CaseResult>,
@@ -187,6 +187,10 @@ pub(crate) fn shown_cases(
     for group in &layout.groups {
         match group {
             Group::Plain(range) => cases.extend_from_slice(&all[range.clone()]),
+            Group::InputSets(sets) => cases
+                .extend(sets.iter().map(|(name, range)| {
+                    crate::judging::evalplus::fold(name, &all[range.clone()])
+                })),
             Group::Alternatives(sets) => {
                 let set = sets
                     .iter()

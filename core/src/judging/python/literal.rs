@@ -48,6 +48,18 @@ pub fn call_as_assertion(entry_point: &str, case: &CallCase, tolerance: f64) -> 
             };
             (condition, shown)
         }
+        CallCheck::EvalPlus(rule) => {
+            let expected = python_literal(&case.expected);
+            let shown: String = expected.chars().take(100).collect();
+            let condition = crate::judging::evalplus::python_condition(
+                rule,
+                VALUE,
+                &expected,
+                &case.args,
+                case.tolerance.unwrap_or(tolerance),
+            );
+            (condition, shown)
+        }
     };
     format!(
         "{call}assert {condition}, {SHOWN}({}, {VALUE})\n",

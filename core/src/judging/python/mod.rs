@@ -20,7 +20,8 @@ pub mod protocol;
 pub use judge::{judge, judge_cases, record, Judged, Verdicts};
 
 use crate::judging::calls::{Expected, Operators};
-use crate::task::{AssertionCase, Task, TestSuite};
+use crate::judging::evalplus;
+use crate::task::{AssertionCase, CallCheck, Task, TestSuite};
 use std::ops::Range;
 
 /// The suites the harness runs, as `tests.json` gives them: `assertions`, `alternatives` and `calls`
@@ -54,12 +55,23 @@ pub fn harness_suites(task: &Task) -> Vec<serde_json::Value> {
                 entry_point,
                 cases,
                 ..
-            } => Some(serde_json::json!({
-                "kind": "calls",
-                "setup": setup,
-                "entry_point": entry_point,
-                "cases": cases.iter().map(|c| &c.args).collect::<Vec<_>>(),
-            })),
+            } => {
+                let mut suite = serde_json::json!({
+                    "kind": "calls",
+                    "setup": setup,
+                    "entry_point": entry_point,
+                    "cases": cases.iter().map(|c| &c.args).collect::<Vec<_>>(),
+                });
+                // The cases whose expected value is kept as a digest report one (only the form of
+                // the expected value reaches the guest, never the value).
+                let digests: Vec<usize> = (0..cases.len())
+                    .filter(|&i| crate::reference_outputs::is_digest(&cases[i].expected))
+                    .collect();
+                if !digests.is_empty() {
+                    suite["digests"] = serde_json::json!(digests);
+                }
+                Some(suite)
+            }
             TestSuite::Io { .. } => None,
         })
         .collect()
@@ -113,6 +125,9 @@ pub(crate) enum Group {
     Plain(Range<usize>),
     /// An `alternatives` suite: the sets' names and cases; one set's cases count.
     Alternatives(Vec<(String, Range<usize>)>),
+    /// A `calls` suite of EvalPlus's inputs: each input set's cases show as one
+    /// ([`crate::judging::evalplus::fold`]).
+    InputSets(Vec<(String, Range<usize>)>),
 }
 
 impl Layout {
@@ -137,7 +152,14 @@ impl Layout {
                     cases, tolerance, ..
                 } => {
                     let start = layout.names.len();
+                    let mut sets: Vec<(String, Range<usize>)> = Vec::new();
                     for case in cases {
+                        let index = layout.names.len();
+                        let set = evalplus::input_set(&case.name);
+                        match sets.last_mut() {
+                            Some((name, range)) if name == set => range.end = index + 1,
+                            _ => sets.push((set.to_owned(), index..index + 1)),
+                        }
                         layout.names.push(case.name.clone());
                         layout.expected.push(Some(Expected::of(
                             case,
@@ -145,7 +167,14 @@ impl Layout {
                             Operators::Python,
                         )));
                     }
-                    Group::Plain(start..layout.names.len())
+                    let evalplus = !cases.is_empty()
+                        && cases
+                            .iter()
+                            .all(|c| matches!(c.check, CallCheck::EvalPlus(_)));
+                    match evalplus {
+                        true => Group::InputSets(sets),
+                        false => Group::Plain(start..layout.names.len()),
+                    }
                 }
                 // Judged outside the harness.
                 TestSuite::Io { .. } => continue,

@@ -31,6 +31,31 @@ impl InterpreterGuest for PythonRuntime {
     }
 }
 
+impl PythonRuntime {
+    /// Runs core's `job` once under `limits`, for a front end that reads the harness's report
+    /// itself (the reference outputs: `crate::reference_outputs`).
+    pub fn run_job(
+        &self,
+        sandbox: &crate::sandbox::Sandbox,
+        job: &Job,
+        limits: crate::sandbox::Limits,
+    ) -> anyhow::Result<wasmeval_core::judging::Execution> {
+        let program = self.program(job, limits.memory)?;
+        let cx = Context {
+            sandbox,
+            limits,
+            compile_limits: Default::default(),
+            module_cache: std::path::Path::new(""),
+        };
+        super::execute_within(&cx, &program, &[], job.stdin.clone(), limits)
+    }
+
+    /// The harness's bytecode, as its jobs load it.
+    pub fn harness_code(&self) -> &[u8] {
+        &self.harness_code
+    }
+}
+
 impl LanguageRoute for PythonRuntime {
     fn run_case_suites(
         &self,
