@@ -212,3 +212,23 @@ fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
     assert_eq!(judges(19, "right"), ["isolated", "isolated"]);
     assert_eq!(verdict(19, "off_by_one"), "wrong_answer");
 }
+
+#[test]
+fn regression_issue_35_threads_run_to_their_end_and_a_wait_nothing_can_end_says_deadlock() {
+    // Each program (tests/fixtures/python-threads) prints what python3 prints; before, every
+    // `Thread.start` raised "can't start new thread" and a blocking lock aborted the process.
+    let results = fixture_results("python-threads", &[]);
+    for result in &results {
+        let task = result["task_id"].as_str().unwrap();
+        if task == "deadlock" {
+            assert_runtime_error(
+                result,
+                "stderr",
+                "RuntimeError: deadlock: this waits for another thread",
+            );
+        } else {
+            assert_eq!(result["verdict"], "passed", "{result}");
+        }
+    }
+    assert_eq!(results.len(), 7);
+}
