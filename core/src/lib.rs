@@ -21,6 +21,7 @@ pub mod report;
 pub mod results;
 pub mod review;
 pub mod sample;
+pub mod show;
 mod source_scan;
 pub mod synthetic;
 pub mod task;

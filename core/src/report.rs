@@ -796,6 +796,20 @@ pub struct Bundle {
     /// What the bundle is, for the site's header (absent in bundles written before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub about: Option<About>,
+    /// The runs its results combine, when several were ([`combine_runs`]), so that a sample
+    /// keeps the number its run's samples file gave it ([`crate::show::SampleNumber`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<RunPart>,
+}
+
+/// One of several runs combined: its name, and the index its results start at once combined
+/// (its sample `n` is index `first_index + n`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunPart {
+    /// The run's name (its folder's or bundle's, as [`run_name`] gives it).
+    pub name: String,
+    /// The combined index of its sample 0.
+    pub first_index: u64,
 }
 
 /// What a bundle is: the site's header names it, so that a screenshot or a shared link says
@@ -848,7 +862,13 @@ impl Bundle {
             results,
             metrics,
             about: None,
+            runs: Vec::new(),
         }
+    }
+
+    /// The bundle with the runs its results combine.
+    pub fn with_runs(self, runs: Vec<RunPart>) -> Self {
+        Bundle { runs, ..self }
     }
 
     /// The bundle with `about` said of it.
@@ -892,6 +912,19 @@ pub struct NamedRun {
     pub tasks: Vec<Task>,
     /// Its results.
     pub results: Vec<SampleResult>,
+    /// The runs it combines already (a bundle of several runs), else none.
+    pub parts: Vec<RunPart>,
+}
+
+/// Runs combined by [`combine_runs`].
+#[derive(Debug, Clone)]
+pub struct Combined {
+    /// The tasks, once.
+    pub tasks: Vec<Task>,
+    /// Every run's results, renumbered.
+    pub results: Vec<SampleResult>,
+    /// Where each run's results start (none for a single run that combines none).
+    pub runs: Vec<RunPart>,
 }
 
 /// The name a run gets from its folder's or bundle file's name: the bundle's without `.json`.
@@ -904,6 +937,12 @@ pub fn run_name(file_name: &str) -> &str {
 /// model labelled by its run's name. Runs over different task sets are refused, naming the first
 /// run that differs and a task that differs: their scores would not be comparable.
 pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), String> {
+    combine_runs(runs).map(|c| (c.tasks, c.results))
+}
+
+/// [`combine`], also saying where each run's results start ([`Combined::runs`]; a run that
+/// combines several already gives its own parts, moved by its offset).
+pub fn combine_runs(runs: Vec<NamedRun>) -> Result<Combined, String> {
     let mut runs = runs.into_iter();
     let Some(first) = runs.next() else {
         return Err("no run to combine".into());
@@ -915,6 +954,7 @@ pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), St
     let reference = by_id(&first.tasks);
     let mut results = Vec::new();
     let mut next_index = 0u64;
+    let mut parts = Vec::new();
     let (first_name, first_tasks) = (first.name.clone(), first.tasks.clone());
     for run in std::iter::once(first).chain(runs) {
         let tasks = by_id(&run.tasks);
@@ -930,6 +970,19 @@ pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), St
             ));
         }
         let offset = next_index;
+        if single {
+            parts = run.parts.clone();
+        } else if run.parts.is_empty() {
+            parts.push(RunPart {
+                name: run.name.clone(),
+                first_index: offset,
+            });
+        } else {
+            parts.extend(run.parts.iter().map(|p| RunPart {
+                name: p.name.clone(),
+                first_index: p.first_index + offset,
+            }));
+        }
         for mut result in run.results {
             if !single {
                 result.index += offset;
@@ -941,7 +994,11 @@ pub fn combine(runs: Vec<NamedRun>) -> Result<(Vec<Task>, Vec<SampleResult>), St
             results.push(result);
         }
     }
-    Ok((first_tasks, results))
+    Ok(Combined {
+        tasks: first_tasks,
+        results,
+        runs: parts,
+    })
 }
 
 #[cfg(test)]
@@ -1124,6 +1181,7 @@ mod tests {
             name: name.into(),
             tasks: bundle.tasks.clone(),
             results,
+            parts: Vec::new(),
         };
         let (tasks, results) = combine(vec![
             run("a", unlabelled.clone()),
@@ -1144,6 +1202,38 @@ mod tests {
         // One run alone is left as it is.
         let (_, alone) = combine(vec![run("a", unlabelled.clone())]).unwrap();
         assert_eq!(alone, unlabelled);
+        // Where each run starts: a combination combined again keeps its runs, moved.
+        let n = bundle.results.len() as u64;
+        let ab = combine_runs(vec![
+            run("a", unlabelled.clone()),
+            run("b", bundle.results.clone()),
+        ])
+        .unwrap();
+        let starts = |parts: &[RunPart]| -> Vec<(String, u64)> {
+            parts
+                .iter()
+                .map(|p| (p.name.clone(), p.first_index))
+                .collect()
+        };
+        assert_eq!(starts(&ab.runs), [("a".into(), 0), ("b".into(), n)]);
+        let abc = combine_runs(vec![
+            run("c", bundle.results.clone()),
+            NamedRun {
+                parts: ab.runs.clone(),
+                ..run("ab", ab.results.clone())
+            },
+        ])
+        .unwrap();
+        assert_eq!(
+            starts(&abc.runs),
+            [("c".into(), 0), ("a".into(), n), ("b".into(), 2 * n)]
+        );
+        let alone = combine_runs(vec![NamedRun {
+            parts: ab.runs.clone(),
+            ..run("ab", ab.results)
+        }])
+        .unwrap();
+        assert_eq!(alone.runs, ab.runs);
 
         let mut other = run("c", unlabelled);
         other.tasks[0].prompt.push_str("changed");

@@ -22,6 +22,10 @@ enum Command {
     /// Score results per scenario: every metric grouped by any facet, over any selection.
     #[command(after_help = REPORT_EXAMPLES)]
     Report(commands::report::ReportArgs),
+    /// Why a sample failed: one task's prompt, programs, cases (verdict, message, expected
+    /// value) and two models' programs as a diff.
+    #[command(after_help = SHOW_EXAMPLES)]
+    Show(commands::show::ShowArgs),
     /// Join the output folders of a run split with `run --shard K/N` into the single run's.
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(commands::merge::MergeArgs),
@@ -93,6 +97,18 @@ Examples:
 
 API: docs/api.md. The limit flags are maxima: a request may lower them, never raise them.";
 
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  wasmeval show out/demo --task demo/3                           # every model's samples of demo/3
+  wasmeval show out/demo --task demo/3 --model hare-1b --model tortoise-7b   # two models, diffed
+  wasmeval show out/demo --sample 37                             # sample 37 of the samples file
+  wasmeval show runs/a runs/b --task MBPP/12                     # two runs, as `report` combines them
+  wasmeval show out/demo --task demo/3 --format json | jq '.samples[].cases'
+
+A model's telling sample is shown in full (for two models whose pass rates differ: a passing
+sample of the better one, a failing one of the other), its others in a line each (--all: all in
+full). Sample numbers are the samples file's, as results.jsonl's `index` and the site give them.";
+
 const REPORT_EXAMPLES: &str = "\
 Examples:
   wasmeval report out/demo                                  # every metric, overall
@@ -115,7 +131,7 @@ language, difficulty, model, task.";
 /// Flags of `wasmeval help` (clap's own help command takes no `--help`, which users try).
 #[derive(Debug, Args)]
 pub struct HelpArgs {
-    /// The command whose help to print (run, report, merge, generate, grade, serve, analyze).
+    /// The command whose help to print (run, report, show, merge, generate, grade, serve, analyze).
     #[arg(value_name = "COMMAND")]
     command: Option<String>,
 }
@@ -132,7 +148,7 @@ fn help(args: HelpArgs) -> anyhow::Result<()> {
             Some(command) if !command.is_hide_set() => command.clone(),
             _ => {
                 return Err(crate::errors::ExpectedError::BadInput(format!(
-                    "no command `{name}`; commands are: run, report, merge, generate, grade, serve, analyze"
+                    "no command `{name}`; commands are: run, report, show, merge, generate, grade, serve, analyze"
                 ))
                 .into())
             }
@@ -473,6 +489,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Run(args) => commands::run::run(args),
         Command::Report(args) => commands::report::run(args),
+        Command::Show(args) => commands::show::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Merge(args) => commands::merge::run(args),

@@ -680,10 +680,11 @@ fn combine_bundles(files: Vec<(String, String)>) -> Result<Bundle, String> {
             name: wasmeval_core::report::run_name(&name).to_owned(),
             tasks: bundle.tasks,
             results: bundle.results,
+            parts: bundle.runs,
         });
     }
-    let (tasks, results) = wasmeval_core::report::combine(runs)?;
-    Ok(Bundle::new(tasks, results))
+    let combined = wasmeval_core::report::combine_runs(runs)?;
+    Ok(Bundle::new(combined.tasks, combined.results).with_runs(combined.runs))
 }
 
 /// The report the site shows for a selection and grouping: the command line's defaults

@@ -8,4 +8,5 @@ pub mod merge;
 pub mod report;
 pub mod run;
 pub mod serve;
+pub mod show;
 pub mod strip_types;

@@ -142,6 +142,8 @@ pub struct Computed {
     pub tasks: Vec<Task>,
     /// The results read.
     pub results: Vec<SampleResult>,
+    /// Where each run's results start, when several were combined.
+    pub runs: Vec<report::RunPart>,
     /// The selection in force.
     pub query: Query,
     /// The report of that selection.
@@ -150,7 +152,11 @@ pub struct Computed {
 
 /// Reads the inputs `args` name and scores them as `report` does (saving the query when asked).
 pub fn compute(args: &ReportArgs) -> anyhow::Result<Computed> {
-    let (tasks, results) = load_all(&args.results, args.tasks.as_deref())?;
+    let report::Combined {
+        tasks,
+        results,
+        runs,
+    } = load_all(&args.results, args.tasks.as_deref())?;
     let mut query = Query::default();
     for text in &args.queries {
         query = query.and(parse_query(text)?);
@@ -174,6 +180,7 @@ pub fn compute(args: &ReportArgs) -> anyhow::Result<Computed> {
     Ok(Computed {
         tasks,
         results,
+        runs,
         query,
         report,
     })
@@ -184,6 +191,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let Computed {
         tasks,
         results,
+        runs,
         query,
         report,
     } = compute(&args)?;
@@ -223,7 +231,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             None => None,
         };
         let about = about(&args.results, args.note.as_deref());
-        let bundle = serde_json::to_vec(&Bundle::new(tasks, results).with_about(about))?;
+        let bundle = serde_json::to_vec(
+            &Bundle::new(tasks, results)
+                .with_about(about)
+                .with_runs(runs),
+        )?;
         if let Some(path) = &args.bundle {
             let gzipped = path.extension().is_some_and(|e| e == "gz");
             let bytes = if gzipped {
@@ -500,11 +512,11 @@ fn parse_query(text: &str) -> anyhow::Result<Query> {
     Query::parse(&query_text).map_err(|e| BadInput(format!("{source}: {e}")).into())
 }
 
-/// Tasks and results of several run folders or bundles, combined (see [`report::combine`]).
-fn load_all(
+/// Tasks and results of several run folders or bundles, combined (see [`report::combine_runs`]).
+pub(crate) fn load_all(
     paths: &[PathBuf],
     tasks_file: Option<&Path>,
-) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+) -> anyhow::Result<report::Combined> {
     let name_of = |path: &Path| match path.file_name() {
         Some(name) => report::run_name(&name.to_string_lossy()).to_owned(),
         None => path.display().to_string(),
@@ -512,7 +524,7 @@ fn load_all(
     let names: Vec<String> = paths.iter().map(|p| name_of(p)).collect();
     let mut runs = Vec::new();
     for (path, name) in paths.iter().zip(&names) {
-        let (tasks, results) = load(path, tasks_file)?;
+        let (tasks, results, parts) = load_parts(path, tasks_file)?;
         // Two folders of one name (a/out, b/out) are told apart by their whole paths.
         let unique = names.iter().filter(|n| *n == name).count() == 1;
         runs.push(report::NamedRun {
@@ -523,9 +535,10 @@ fn load_all(
             },
             tasks,
             results,
+            parts,
         });
     }
-    report::combine(runs).map_err(|e| BadInput(e).into())
+    report::combine_runs(runs).map_err(|e| BadInput(e).into())
 }
 
 /// Tasks and results from a run folder or a bundle file.
@@ -533,6 +546,14 @@ pub(crate) fn load(
     path: &Path,
     tasks_file: Option<&Path>,
 ) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>)> {
+    load_parts(path, tasks_file).map(|(tasks, results, _)| (tasks, results))
+}
+
+/// [`load`], with the runs a bundle combines.
+fn load_parts(
+    path: &Path,
+    tasks_file: Option<&Path>,
+) -> anyhow::Result<(Vec<Task>, Vec<SampleResult>, Vec<report::RunPart>)> {
     if !path.exists() {
         return Err(BadInput(format!(
             "{}: no such folder or file; give a run's output folder (the --out of `wasmeval run`) \
@@ -559,7 +580,7 @@ pub(crate) fn load(
         let text = input::read_text(path)?;
         let bundle =
             Bundle::parse(&text).map_err(|e| BadInput(format!("{}: {e}", path.display())))?;
-        return Ok((bundle.tasks, bundle.results));
+        return Ok((bundle.tasks, bundle.results, bundle.runs));
     }
     let results_path = path.join("results.jsonl");
     let results_text = input::read_text(&results_path)?;
@@ -575,7 +596,7 @@ pub(crate) fn load(
         )
     })?;
     let tasks = tasks::parse_tasks(&tasks_path.display().to_string(), &tasks_text)?;
-    Ok((tasks, results))
+    Ok((tasks, results, Vec::new()))
 }
 
 /// The metrics table, then the selection's distributions.

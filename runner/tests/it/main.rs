@@ -27,6 +27,7 @@ mod resume;
 mod ruby;
 mod serve;
 mod shards;
+mod show;
 mod support;
 mod toolchain;
 mod typescript;
