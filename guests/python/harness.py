@@ -233,12 +233,6 @@ def _wasmeval_main(mode):
                 prelude = f.read()
         except FileNotFoundError:
             pass
-        # Threads without threads (threads.py), for a program that may start some.
-        try:
-            with open(job_dir + "/threads.py", encoding="utf-8") as f:
-                exec(compile(f.read(), job_dir + "/threads.py", "exec"), {})
-        except FileNotFoundError:
-            pass
     if mode != "partner":
         with open(job_dir + "/tests.json", encoding="utf-8") as f:
             suites = json.load(f)

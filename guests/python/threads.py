@@ -2,8 +2,9 @@
 # raised "can't start new thread" and a blocking lock aborted the process. Programs that use
 # threads only to get a big stack (`threading.stack_size(2**27)` then `Thread(target=main)`), a
 # pool whose tasks do not wait for each other, or a `Timer`, run correctly if each thread runs to
-# its end when it starts. This module makes `threading` do that, before the candidate runs (the
-# host ships it only to programs that mention threads or `concurrent`):
+# its end when it starts. `_install` makes `threading` do that, before the candidate runs (the
+# host puts this file and the call at the head of the prelude of programs that mention threads,
+# queues or `concurrent`, core/src/evaluation/python.rs):
 #
 # - `Thread.start()` runs `run()` at once, to its end; an exception in it goes to
 #   `threading.excepthook` (printed "Exception in thread ..." as a real thread's is) and the
@@ -116,7 +117,7 @@ def _install(executors):
     threading.Condition.wait = wait
 
     # concurrent.futures costs more to import than all of the above: only when the program
-    # names it (the host says so in this file's globals).
+    # names it (the host says so: `executors`).
     if not executors:
         return
     from concurrent.futures import Future, thread as pool
@@ -136,5 +137,3 @@ def _install(executors):
     pool.ThreadPoolExecutor.submit = submit
 
 
-_install(executors)
-del _install

@@ -44,8 +44,6 @@ def _wasmeval_leave(run_exitfuncs=__import__('atexit')._run_exitfuncs, exit=os._
     exit(0)
 os.chdir('/tmp')
 sys.argv[:] = ['/job/program.py']
-if os.path.exists('/job/threads.py'):
-    exec(compile(open('/job/threads.py', encoding='utf-8').read(), '/job/threads.py', 'exec'), {})
 if os.path.exists('/job/prelude.py'):
     exec(compile(open('/job/prelude.py', encoding='utf-8').read(), '/job/prelude.py', 'exec'))
 __file__ = '/job/program.py'
@@ -215,30 +213,32 @@ fn imported_packages(code: &str) -> impl Iterator<Item = &str> {
 
 /// The candidate as job files: `program.py`, and the task's prelude, when it has one, as
 /// `prelude.py` (the harness and [`RUN_IN_TMP`] run it first, in the candidate's globals).
+///
+/// A program that may start or wait for threads gets [`THREADS`] at the head of its prelude (it
+/// leaves no name behind); only those that name an executor pay for importing
+/// concurrent.futures. Programs that do not pay nothing.
 fn candidate_files(task: &Task, sample: &Sample) -> Vec<JobFile> {
     let mut files = Vec::new();
-    if !task.prelude.is_empty() {
-        files.push(JobFile::new("prelude.py", task.prelude.as_str()));
-    }
     let program = sample.program(task);
-    // Only programs that may start or wait for threads pay for the stand-in, and only those
-    // that name an executor for importing concurrent.futures.
     let executors = program.contains("concurrent") || program.contains("Executor");
     let waits = ["thread", "Thread", "queue", "Queue", "Timer"];
-    if executors || waits.iter().any(|word| program.contains(word)) {
-        let flag = if executors { "True" } else { "False" };
-        files.push(JobFile::new(
-            "threads.py",
-            format!("executors = {flag}\n{THREADS}"),
-        ));
+    let prelude = match executors || waits.iter().any(|word| program.contains(word)) {
+        true => {
+            let flag = if executors { "True" } else { "False" };
+            format!("{THREADS}_install({flag})\ndel _install\n{}", task.prelude)
+        }
+        false => task.prelude.clone(),
+    };
+    if !prelude.is_empty() {
+        files.push(JobFile::new("prelude.py", prelude));
     }
     files.push(JobFile::new("program.py", program));
     files
 }
 
-/// Threads without threads (`guests/python/threads.py`): each thread runs to its end when it
-/// starts; a wait no other thread can end is a "deadlock" `RuntimeError`. Run before the
-/// candidate, in a namespace of its own, by the harness and [`RUN_IN_TMP`].
+/// Threads without threads (`guests/python/threads.py`, defining `_install(executors)`): each
+/// thread runs to its end when it starts; a wait no other thread can end is a "deadlock"
+/// `RuntimeError`.
 pub const THREADS: &str = include_str!("../../../guests/python/threads.py");
 
 /// The harness in `mode` ("alone" or "judge"), reporting with `token`, loading its bytecode from

@@ -55,6 +55,8 @@ pub const OPENSSL_MD5_H: &str = include_str!("../../../guests/cxx/include/openss
 
 /// The weak `__cxa_throw` and friends that Debian's exception-less wasm32 libc++abi lacks.
 pub const EXCEPTIONS_C: &str = include_str!("../../../guests/cxx/exceptions.c");
+/// The handler of the null checks (see [`flags`]): says "null pointer dereference" and aborts.
+pub const NULL_CHECKS_C: &str = include_str!("../../../guests/cxx/null_checks.c");
 
 /// glibc's `rand`, `srand` and `rand_r` sequences, which tests written on Linux rely on.
 pub const RAND_C: &str = include_str!("../../../guests/cxx/rand.c");
@@ -91,6 +93,10 @@ pub fn source_name(language: Language) -> &'static str {
 ///   has no exception model here, handlers are dropped and a throw aborts through the stub (a
 ///   `runtime_error`, like an uncaught exception). With `-fno-exceptions` every program that
 ///   mentions `try` would be a compile error instead.
+/// - `-fsanitize=null -fsanitize-minimal-runtime -fno-sanitize-recover=null`: every access through
+///   a pointer checks it for null first and, when it is, calls `null_checks.c`'s handler, which
+///   aborts (address 0 is ordinary memory in WebAssembly, so a null write did not fault and a
+///   program that segfaults natively passed). No sanitizer runtime is linked: the handler is ours.
 /// - `-Wl,--strip-all`: smaller modules, faster to load, no names of the build.
 /// - `-lc-printscan-long-double`: wasi-libc's `printf("%Lf")` traps without it (12 KB per module).
 /// - The support objects ([`SUPPORT`]) come after the source in [`ClangToolchain::args`].
@@ -119,6 +125,9 @@ pub fn flags(language: Language) -> Vec<String> {
         flags.push("-std=c11".to_owned());
     }
     flags.extend([
+        "-fsanitize=null".to_owned(),
+        "-fsanitize-minimal-runtime".to_owned(),
+        "-fno-sanitize-recover=null".to_owned(),
         "-Wl,--strip-all".to_owned(),
         "-Wl,--stack-first".to_owned(),
         format!("-Wl,-z,stack-size={STACK_BYTES}"),
@@ -142,6 +151,7 @@ pub fn sysroot_name() -> String {
         EXCEPTIONS_C,
         RAND_C,
         END_OF_TESTS_C,
+        NULL_CHECKS_C,
     ] {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part.as_bytes());
@@ -188,7 +198,7 @@ pub struct Support {
 }
 
 /// The support objects, in link order.
-pub const SUPPORT: [Support; 3] = [
+pub const SUPPORT: [Support; 4] = [
     Support {
         source: "wasmeval/rand.c",
         object: "wasmeval/rand.o",
@@ -206,6 +216,12 @@ pub const SUPPORT: [Support; 3] = [
         object: "wasmeval/exceptions.o",
         contents: EXCEPTIONS_C,
         for_c: false,
+    },
+    Support {
+        source: "wasmeval/null_checks.c",
+        object: "wasmeval/null_checks.o",
+        contents: NULL_CHECKS_C,
+        for_c: true,
     },
 ];
 
@@ -425,7 +441,8 @@ mod tests {
             c,
             "--no-default-config --target=wasm32-wasip1 --sysroot=<sysroot> \
              -resource-dir=<sysroot>/resource -fuse-ld=lld -fno-crash-diagnostics -O2 -msimd128 \
-             -isystem <sysroot>/wasmeval/include -std=c11 \
+             -isystem <sysroot>/wasmeval/include -std=c11 -fsanitize=null \
+             -fsanitize-minimal-runtime -fno-sanitize-recover=null \
              -Wl,--strip-all -Wl,--stack-first -Wl,-z,stack-size=8388608 -lc-printscan-long-double"
         );
         let cpp = flags(Language::Cpp).join(" ");
@@ -454,14 +471,15 @@ mod tests {
             .collect();
         assert!(args.contains(&"--sysroot=/cache/clang-19-sysroot-x".to_owned()));
         assert_eq!(
-            args[args.len() - 6..],
+            args[args.len() - 7..],
             [
                 "-o",
                 "out.wasm",
                 "main.cpp",
                 "/cache/clang-19-sysroot-x/wasmeval/rand.o",
                 "/cache/clang-19-sysroot-x/wasmeval/end_of_tests.o",
-                "/cache/clang-19-sysroot-x/wasmeval/exceptions.o"
+                "/cache/clang-19-sysroot-x/wasmeval/exceptions.o",
+                "/cache/clang-19-sysroot-x/wasmeval/null_checks.o"
             ]
         );
         let c: Vec<String> = clang
@@ -470,13 +488,14 @@ mod tests {
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         assert_eq!(
-            c[c.len() - 5..],
+            c[c.len() - 6..],
             [
                 "-o",
                 "out.wasm",
                 "main.c",
                 "/cache/clang-19-sysroot-x/wasmeval/rand.o",
-                "/cache/clang-19-sysroot-x/wasmeval/end_of_tests.o"
+                "/cache/clang-19-sysroot-x/wasmeval/end_of_tests.o",
+                "/cache/clang-19-sysroot-x/wasmeval/null_checks.o"
             ]
         );
         assert!(!clang.read_paths().contains(&PathBuf::from("/usr/include")));
@@ -542,7 +561,8 @@ mod tests {
                 "wasmeval/include/openssl/md5.h",
                 "wasmeval/rand.c",
                 "wasmeval/end_of_tests.c",
-                "wasmeval/exceptions.c"
+                "wasmeval/exceptions.c",
+                "wasmeval/null_checks.c"
             ]
         );
     }

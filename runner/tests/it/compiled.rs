@@ -209,3 +209,27 @@ fn regression_issue_32_a_test_names_the_tasks_values_not_the_candidates() {
         ]
     );
 }
+
+#[test]
+fn regression_issue_35_a_null_pointer_access_is_a_runtime_error_as_its_segfault_is_natively() {
+    // tests/fixtures/null-pointers: a write through NULL, a member of a NULL `next`, an index into
+    // nullptr; address 0 is ordinary wasm memory, so before the null checks each ran on and
+    // passed. A program that only compares with null passes.
+    let results = fixture_results("null-pointers", &[]);
+    for result in &results {
+        let task = result["task_id"].as_str().unwrap();
+        if task == "cpp_correct" {
+            assert_eq!(result["verdict"], "passed", "{result}");
+        } else {
+            assert_eq!(result["verdict"], "runtime_error", "{result}");
+            assert!(
+                result["stderr"]
+                    .as_str()
+                    .unwrap()
+                    .contains("runtime error: null pointer dereference"),
+                "{result}"
+            );
+        }
+    }
+    assert_eq!(results.len(), 4);
+}
