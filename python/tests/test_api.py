@@ -24,6 +24,23 @@ def test_evaluate_gives_the_command_lines_verdicts(demo_run):
     assert [r["fuel"] for r in results] == [r["fuel"] for r in expected]
 
 
+def test_evaluate_prints_nothing_and_a_missing_file_is_bad_input(capfd, tmp_path):
+    # Issue 40: evaluate printed the command line's summary, naming a temporary folder it had
+    # deleted, and a missing file raised WasmevalError.
+    task = json.loads((FIXTURES / "add.json").read_text())
+    results = wasmeval.evaluate([task], [{"task_id": "py/add", "completion": "    return a + b\n"}])
+    assert [r["verdict"] for r in results] == ["passed"]
+    out, err = capfd.readouterr()
+    # Only a one-time notice may reach stderr (the interpreter prepared on a fresh home).
+    assert out == "", out
+    assert all(line.startswith("wasmeval: preparing") for line in err.splitlines()), err
+    with pytest.raises(wasmeval.BadInput, match="cannot open .*missing.jsonl"):
+        wasmeval.evaluate(tmp_path / "missing.jsonl", DEMO_SAMPLES)
+    wasmeval.evaluate([task], [{"task_id": "py/add", "completion": "    return a + b\n"}], verbose=True)
+    out, _ = capfd.readouterr()
+    assert "1 samples over 1 tasks" in out, out
+
+
 def test_evaluate_takes_dicts():
     task = json.loads((FIXTURES / "add.json").read_text())
     samples = [

@@ -75,12 +75,14 @@ def run(
     timeout: Optional[float] = None,
     model: Optional[str] = None,
     shard: Optional[Tuple[int, int]] = None,
+    verbose: bool = False,
 ) -> None:
     """``wasmeval run`` in this process: evaluates into the run folder ``out`` (results.jsonl,
     summary.json, run.json, the human-eval results file), resuming a folder left half-done.
     ``shard=(k, n)`` evaluates part k of n (``--shard K/N``: a stable hash of task id and sample
-    index, the same on every machine); :func:`merge` joins the parts. Other arguments as
-    :func:`evaluate`."""
+    index, the same on every machine); :func:`merge` joins the parts. Quiet unless ``verbose``
+    (then the command line's progress on stderr and summary on stdout); warnings go to stderr
+    either way. Other arguments as :func:`evaluate`."""
     _runtime.ensure_guests()
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
         argv = [
@@ -98,6 +100,8 @@ def run(
             argv += ["--model", model]
         if shard is not None:
             argv += ["--shard", f"{int(shard[0])}/{int(shard[1])}"]
+        if not verbose:
+            argv.append("--quiet")
         argv += _limit_flags(fuel, memory, timeout)
         _native.run(argv, helper=_runtime.executable())
 
@@ -125,6 +129,7 @@ def evaluate(
     memory: Optional[int] = None,
     timeout: Optional[float] = None,
     model: Optional[str] = None,
+    verbose: bool = False,
 ) -> list:
     """Runs every sample against its task's tests, as ``wasmeval run`` does (it is the same code,
     run in this process on the runner's worker pool, with the GIL released).
@@ -133,7 +138,8 @@ def evaluate(
     MultiPL-E, ScenEval, wasmeval's own; samples as JSON Lines, bigcode's generations.json or a
     folder of files) or lists of dicts in those formats. ``fuel`` is the instruction budget of a
     sample, ``memory`` bytes per execution, ``timeout`` seconds (a wall-clock backstop),
-    ``model`` labels samples that name none.
+    ``model`` labels samples that name none. Nothing is printed unless ``verbose`` (the
+    command line's progress and summary); warnings go to stderr.
 
     Returns one dict per sample, as the lines of results.jsonl, in sample order: ``verdict``,
     ``cases`` (each with its verdict), ``fuel``, ``message``, ...
@@ -142,7 +148,8 @@ def evaluate(
     """
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
         out = os.path.join(work, "out")
-        run(tasks, samples, out, jobs=jobs, fuel=fuel, memory=memory, timeout=timeout, model=model)
+        run(tasks, samples, out, jobs=jobs, fuel=fuel, memory=memory, timeout=timeout, model=model,
+            verbose=verbose)
         return read_results(out)
 
 

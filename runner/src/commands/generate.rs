@@ -250,6 +250,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
         model: None,
         shard: None,
         fresh: false,
+        quiet: false,
         allow_unconfined_compilation: args.allow_unconfined_compilation,
         max_sample_bytes: MAX_SAMPLE_LINE,
         limits: args.limits.clone(),

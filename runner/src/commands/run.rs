@@ -58,6 +58,10 @@ pub struct RunArgs {
     /// Discard results already in the output folder instead of resuming them.
     #[arg(long)]
     pub fresh: bool,
+    /// Print no summary and no progress, only warnings and errors (the Python package's
+    /// default: its caller reads the results).
+    #[arg(long)]
+    pub quiet: bool,
     /// Compile untrusted samples even where the compiler cannot be confined (no Landlock):
     /// compile-time code could then read any file this user can.
     #[arg(long)]
@@ -95,12 +99,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    eprintln!(
-        "wasmeval: {} {} in {}, read as {read_as}",
+    let say = |line: &str| {
+        if !args.quiet {
+            eprintln!("wasmeval: {line}");
+        }
+    };
+    say(&format!(
+        "{} {} in {}, read as {read_as}",
         tasks.len(),
         if tasks.len() == 1 { "task" } else { "tasks" },
         args.tasks.display()
-    );
+    ));
     measure_references(&mut tasks);
     let plan = Plan::scan(&tasks, &args)?;
     let limits = args.limits.limits();
@@ -118,9 +127,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         workers,
     )?;
     for line in resolution.lines() {
-        eprintln!("wasmeval: {line}");
+        say(&line);
     }
-    eprintln!("wasmeval: {}", budget_line(&tasks, limits, &resolution));
+    say(&budget_line(&tasks, limits, &resolution));
     let manifest = RunManifest {
         format_version: wasmeval_core::FORMAT_VERSION,
         tasks_sha256: sha256_hex(tasks_text.as_bytes()),
@@ -415,7 +424,7 @@ fn execute(
     // Results kept from an earlier run are of samples that ran: the same file, as the manifest
     // says, so they are among the plan's runnable ones.
     let to_run = plan.runnable.saturating_sub(store.len() as u64);
-    if !store.is_empty() {
+    if !store.is_empty() && !args.quiet {
         eprintln!(
             "wasmeval: resuming: {} results kept, {to_run} samples to run",
             store.len(),
@@ -442,7 +451,11 @@ fn execute(
             Some(bytes) => Work::Unread { sample, bytes },
         }))
     });
-    let progress = ProgressBar::new(to_run).with_style(
+    let progress = match args.quiet {
+        true => ProgressBar::hidden(),
+        false => ProgressBar::new(to_run),
+    }
+    .with_style(
         // {wide_bar} takes what the line leaves of the terminal's width; the rate has one decimal.
         ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} samples, {rate}/s, eta {eta} {msg}",
@@ -457,7 +470,7 @@ fn execute(
     );
     let mut passed = 0u64;
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
-    let mut plain = PlainProgress::new(to_run);
+    let mut plain = PlainProgress::new(if args.quiet { 0 } else { to_run });
     let max_sample_bytes = args.max_sample_bytes;
     let children = child_evaluators(
         args,
@@ -611,7 +624,9 @@ fn write(
         &serde_json::to_vec_pretty(&summary)?,
     )
     .context("cannot write the summary")?;
-    print_summary(&summary, &args.out);
+    if !args.quiet {
+        print_summary(&summary, &args.out);
+    }
     Ok(())
 }
 
