@@ -89,7 +89,8 @@ impl Resolution {
         )];
         if !self.defects.is_empty() {
             lines.push(format!(
-                "{} {} left out, the dataset's defects (the reference does not pass {}):",
+                "{} {} left out: the reference does not pass {} in the sandbox (a defect of the \
+                 dataset, or beyond the run's limits):",
                 self.defects.len(),
                 plural(self.defects.len(), "input", "inputs"),
                 plural(self.defects.len(), "it", "them"),
@@ -121,7 +122,11 @@ impl Resolution {
                 Some(seconds),
             )
             .unwrap_or_default();
-            format!("{:.1e} fuel", units as f64).replace(".0e", "e")
+            let ceiling = match units == wasmeval_core::evaluation::TIME_LIMIT_FUEL_CEILING {
+                true => ", the ceiling",
+                false => "",
+            };
+            format!("{:.1e} fuel{ceiling}", units as f64).replace(".0e", "e")
         };
         let mut part = format!(
             "{} × the reference's fuel, at least {} s of native CPython ({}), for {} {} \

@@ -188,6 +188,13 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
         )?),
         None => None,
     };
+    if let Some(evaluator) = &evaluator {
+        // EvalPlus's tasks: expected values from their references, as `run` has them.
+        let resolution = crate::reference_outputs::resolve(evaluator, &mut tasks, |_| true, jobs)?;
+        for line in resolution.lines() {
+            eprintln!("wasmeval: {line}");
+        }
+    }
     let chains = plan(
         &args,
         &tasks,

@@ -203,7 +203,7 @@ fn reference_defects_are_left_out_and_large_outputs_kept_as_digests() {
     let out = work.path().join("out");
     let (_, stderr) = fixture_run(&out);
     assert!(
-        stderr.contains("1 input left out, the dataset's defects")
+        stderr.contains("1 input left out: the reference does not pass it in the sandbox")
             && stderr.contains(
                 "Toy/mean plus/2: the reference raised: ZeroDivisionError: division by zero"
             ),
