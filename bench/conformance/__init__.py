@@ -190,6 +190,8 @@ def main(argv=None) -> int:
     for g in runnable:
         if g.dataset == "psb2":
             ds.fill_psb2_cases(g, ctx.tasks.get(g.name, {}))
+        if not args.no_native:
+            g.notes.extend(ds.evalplus_left_out(g, work))
     if "api" in doors or "submit" in doors:
         api, sub = timed("api+submit", lambda: dr.api_door(ctx, runnable, "submit" in doors))
         if "api" in doors:

@@ -13,6 +13,9 @@ import gzip
 import hashlib
 import json
 import re
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -211,22 +214,209 @@ def mbpp_group(name: str, dataset: str, path: Path, sanitized: bool) -> Group:
     return g
 
 
-def mbpp_plus_group(path: Path) -> Group:
-    """MbppPlus.jsonl.gz: EvalPlus's own shape (`canonical_solution` is a whole program, `assertion`
-    holds the base asserts, `base_input`/`plus_input` the inputs; no `test`)."""
-    g = Group("mbppplus", "mbppplus", "python", path, serve_name=serve_name(path), data_source="mbpp")
+#: MBPP+'s argument conversions, as EvalPlus's `mbpp_deserialize_inputs` makes them and
+#: core/src/formats/evalplus.rs (`Convert`) reads them: task numbers per conversion.
+EVALPLUS_MBPP_CONVERSIONS = {
+    "each_tuple": [2, 116, 132, 143, 222, 261, 273, 394, 399, 421, 424, 429, 470, 560, 579, 596, 616,
+                   630, 726, 740, 744, 809],
+    "each_list_of_tuples": [63, 64, 70, 94, 120, 237, 272, 299, 400, 409, 417, 438, 473, 614, 780],
+    "first_list_of_tuples": [75, 413, 444, 753],
+    "second_tuple": [106, 750],
+    "first_list_of_sets": [115],
+    "float_and_complex": [124],
+    "first_tuple": [250, 405, 446, 617, 720, 763, 808, 307],
+    "each_tuple_of_tuples": [259, 401, 445],
+    "first_tuple_of_items": [278],
+    "first_dict_of_tuples": [722],
+    "complex": [252],
+    "all_tuples": [580, 615, 791],
+}
+
+#: The native check of an EvalPlus reference: it runs on every base and plus input (MBPP+'s
+#: arguments converted as EvalPlus converts them) without raising, and passes EvalPlus's check of
+#: its own output (HumanEval/32's root, MBPP+'s set comparison, no NaN). Appended to the reference.
+EVALPLUS_CHECK = r"""
+import copy as _copy, json as _json, math as _math, sys as _sys
+_sys.setrecursionlimit(10000)
+if hasattr(_sys, "set_int_max_str_digits"):
+    _sys.set_int_max_str_digits(0)
+_SPEC = _json.loads(__SPEC__)
+
+def _tuple(x):
+    return tuple(x)
+
+def _all_tuples(x):
+    return tuple(_all_tuples(i) for i in x) if isinstance(x, list) else x
+
+def _convert(kind, args):
+    if kind == "each_tuple":
+        return [tuple(a) for a in args]
+    if kind == "each_list_of_tuples":
+        return [[tuple(i) for i in a] for a in args]
+    if kind == "first_list_of_tuples":
+        return [[tuple(i) for i in args[0]]] + args[1:2]
+    if kind == "second_tuple":
+        return [args[0], tuple(args[1])]
+    if kind == "first_list_of_sets":
+        return [[set(i) if isinstance(i, list) and i else {} for i in args[0]]]
+    if kind == "float_and_complex":
+        return [float(args[0]), complex(args[1])]
+    if kind == "first_tuple":
+        return [tuple(args[0])] + args[1:]
+    if kind == "each_tuple_of_tuples":
+        return [tuple(tuple(i) for i in a) for a in args]
+    if kind == "first_tuple_of_items":
+        return [tuple(tuple(i) if isinstance(i, list) else i for i in args[0])]
+    if kind == "first_dict_of_tuples":
+        return [{k: tuple(v) for k, v in args[0].items()}] + args[1:]
+    if kind == "complex":
+        return [complex(args[0])]
+    if kind == "all_tuples":
+        return list(_all_tuples(args))
+    return args
+
+def _has_nan(x):
+    if isinstance(x, float):
+        return x != x
+    if isinstance(x, complex):
+        return x != x
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return any(_has_nan(i) for i in x)
+    if isinstance(x, dict):
+        return any(_has_nan(i) for i in x.values())
+    return False
+
+_function = globals()[_SPEC["entry_point"]]
+_failed = []
+for _set in ("base", "plus"):
+    for _i, _args in enumerate(_SPEC[_set]):
+        if _SPEC["only"] is not None and f"{_set}/{_i}" not in _SPEC["only"]:
+            continue
+        _args = _convert(_SPEC["convert"], _args)
+        try:
+            _out = _function(*_copy.deepcopy(_args))
+            if _SPEC["oracle"] == "find_zero":
+                _value = sum(c * _math.pow(_out, k) for k, c in enumerate(_args[0]))
+                if abs(_value) > _SPEC["atol"]:
+                    _failed.append(f"{_set}/{_i}: {_out!r} is not a root (the polynomial is {_value:e})")
+            elif _SPEC["oracle"] == "same_items":
+                set(_out)
+            elif _has_nan(_out):
+                _failed.append(f"{_set}/{_i}: the output holds a NaN, which equals nothing")
+        except BaseException as _error:
+            _failed.append(f"{_set}/{_i}: {type(_error).__name__}: {str(_error)[:100]}")
+if _failed:
+    print(f"{len(_failed)} inputs fail: " + "; ".join(_failed[:5]), file=_sys.stderr)
+    _sys.exit(1)
+"""
+
+#: MBPP+'s tasks whose outputs EvalPlus compares as sets (core's `Rule::SameItems`).
+EVALPLUS_SAME_ITEMS = {"similar_elements", "find_char_long", "common_in_nested_lists", "extract_singly",
+                       "larg_nnum", "intersection_array", "find_dissimilar", "Diff"}
+
+
+def evalplus_spec(r: dict, mbpp: bool, only=None) -> dict:
+    number = int(r["task_id"].rsplit("/", 1)[-1]) if mbpp else -1
+    convert = next((k for k, ids in EVALPLUS_MBPP_CONVERSIONS.items() if number in ids), None) if mbpp else None
+    oracle = "find_zero" if not mbpp and r["entry_point"] == "find_zero" else (
+        "same_items" if mbpp and r["entry_point"] in EVALPLUS_SAME_ITEMS else None)
+    plus = r["plus_input"] if isinstance(r["plus_input"], list) else []
+    return {"entry_point": r["entry_point"], "base": r["base_input"], "plus": plus, "convert": convert,
+            "oracle": oracle, "atol": r.get("atol") or 0, "only": only}
+
+
+def evalplus_program(r: dict, mbpp: bool, only=None) -> Program:
+    """The reference, then EvalPlus's check of it on its inputs ([`EVALPLUS_CHECK`]), `only` some."""
+    spec = json.dumps(evalplus_spec(r, mbpp, only))
+    code = r["prompt"] + r["canonical_solution"] + "\n" + EVALPLUS_CHECK.replace("__SPEC__", repr(spec))
+    return Program("python", code)
+
+
+def evalplus_group(name: str, dataset: str, path: Path, mbpp: bool) -> Group:
+    """HumanEvalPlus.jsonl.gz and MbppPlus.jsonl.gz: EvalPlus's own shape, read natively
+    (core/src/formats/evalplus.rs): each base and plus input a host-judged case whose expected
+    value is the reference's output, computed in the sandbox. The sample is the reference as
+    EvalPlus's samples give it (HumanEval+: a completion of the prompt; MBPP+: the whole program);
+    the native program runs the reference on every input with EvalPlus's own checks of it."""
+    g = Group(name, dataset, "python", path, serve_name=serve_name(path),
+              data_source="mbpp" if mbpp else "openai_humaneval")
     records = read_records(path)
     g.tasks = len(records)
     for r in records:
         code = r["canonical_solution"]
-        program = Program("python", code + "\n" + (r.get("assertion") or "") + "\n")
-        g.refs.append(Ref(g, r["task_id"], {"task_id": r["task_id"], "solution": code}, code,
-                          "canonical_solution", r, program))
+        sample = {"task_id": r["task_id"], "solution": code} if mbpp else \
+            {"task_id": r["task_id"], "completion": code}
+        g.refs.append(Ref(g, r["task_id"], sample, code, "canonical_solution", r, evalplus_program(r, mbpp)))
+    inputs = sum(len(r["base_input"]) + len(r["plus_input"]) for r in records)
     g.notes.append(
-        f"EvalPlus's own shape (no `test`; {sum(len(r['base_input']) + len(r['plus_input']) for r in records):,} "
-        "inputs judged against the reference's outputs); the native program runs the base `assertion`"
+        f"EvalPlus's own shape, read natively: {inputs:,} inputs, each a host-judged case against the "
+        "reference's output (computed in the sandbox); the native program runs the reference on every "
+        "input with EvalPlus's checks of its own output"
     )
     return g
+
+
+#: Python interpreters besides the host's `python3` for the evidence of left-out inputs: the
+#: reference's floats depend on the interpreter (`sum` of floats is compensated since 3.12, as in
+#: wasmeval's CPython 3.15).
+def _other_pythons() -> list:
+    def works(exe) -> bool:
+        try:
+            return subprocess.run([exe, "--version"], capture_output=True, timeout=30).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+
+    found = []
+    for version in ("3.12", "3.13", "3.14", "3.15"):
+        candidates = [shutil.which(f"python{version}")]
+        candidates += [str(p) for p in sorted(Path.home().glob(f".pyenv/versions/{version}*/bin/python3"))]
+        exe = next((c for c in candidates if c and works(c)), None)
+        if exe:
+            found.append(exe)
+    return found
+
+
+def evalplus_left_out(group: Group, work: Path) -> list:
+    """The inputs `wasmeval run` left out of an EvalPlus group (its stderr lists them: the
+    reference does not pass them in the sandbox), each with native evidence: the reference run on
+    that input alone under the host's python3 and any CPython 3.12 or later found. Notes for the
+    report."""
+    if group.name not in ("humanevalplus", "mbppplus"):
+        return []
+    stderr = work / "run" / group.name.replace("/", "-") / "stderr.txt"
+    if not stderr.exists():
+        return []
+    lines = stderr.read_text().splitlines()
+    left = [re.match(r"wasmeval:   (\S+) (\S+): (.*)", line) for line in lines]
+    left = [m.groups() for m in left if m]
+    if not left:
+        return ["left out by wasmeval: no input"]
+    by_task = {}
+    for task_id, case, reason in left:
+        by_task.setdefault(task_id, []).append((case, reason))
+    records = {r["task_id"]: r for r in read_records(group.task_file)}
+    mbpp = group.dataset == "mbppplus"
+    pythons = ["python3"] + _other_pythons()
+    notes = [f"left out by wasmeval: {len(left)} inputs of {len(by_task)} tasks (the reference does not pass "
+             "them in the sandbox); natively:"]
+    for task_id, cases in by_task.items():
+        program = evalplus_program(records[task_id], mbpp, only=[c for c, _ in cases])
+        verdicts = []
+        for exe in pythons:
+            version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
+            with tempfile.TemporaryDirectory() as tmp:
+                src = Path(tmp) / "program.py"
+                src.write_text(program.code)
+                try:
+                    out = subprocess.run([exe, str(src)], capture_output=True, text=True, timeout=120, cwd=tmp)
+                    verdict = "passes" if out.returncode == 0 else "fails: " + out.stderr.strip().splitlines()[-1][:300]
+                except subprocess.TimeoutExpired:
+                    verdict = "does not finish in 120 s"
+            verdicts.append(f"{version or exe} {verdict}")
+        shown = ", ".join(f"{c} ({r[:160]})" for c, r in cases[:4]) + (f" and {len(cases) - 4} more"
+                                                                         if len(cases) > 4 else "")
+        notes.append(f"  {task_id}: {shown}; " + "; ".join(verdicts))
+    return notes
 
 
 # ------------------------------------------------------------------ HumanEval-X
@@ -570,15 +760,15 @@ def load(names, languages) -> list:
         if name == "humaneval" and (not languages or "python" in languages):
             groups.append(humaneval_like("humaneval", "humaneval", DATASETS / "humaneval" / "HumanEval.jsonl.gz"))
         elif name == "humanevalplus" and (not languages or "python" in languages):
-            groups.append(humaneval_like("humanevalplus", "humanevalplus",
-                                         DATASETS / "humanevalplus" / "HumanEvalPlus.jsonl.gz"))
+            groups.append(evalplus_group("humanevalplus", "humanevalplus",
+                                         DATASETS / "humanevalplus" / "HumanEvalPlus.jsonl.gz", False))
             groups.append(humaneval_like("humanevalplus/originfmt", "humanevalplus",
                                          DATASETS / "humanevalplus" / "HumanEvalPlus-OriginFmt.jsonl.gz"))
         elif name == "mbpp" and (not languages or "python" in languages):
             groups.append(mbpp_group("mbpp", "mbpp", DATASETS / "mbpp" / "mbpp.jsonl.gz", False))
             groups.append(mbpp_group("mbpp/sanitized", "mbpp", DATASETS / "mbpp" / "sanitized-mbpp.json.gz", True))
         elif name == "mbppplus" and (not languages or "python" in languages):
-            groups.append(mbpp_plus_group(DATASETS / "mbppplus" / "MbppPlus.jsonl.gz"))
+            groups.append(evalplus_group("mbppplus", "mbppplus", DATASETS / "mbppplus" / "MbppPlus.jsonl.gz", True))
             groups.append(mbpp_group("mbppplus/originfmt", "mbppplus",
                                      DATASETS / "mbppplus" / "MbppPlus-OriginFmt.jsonl.gz", True))
         elif name == "humaneval-x":
