@@ -293,3 +293,22 @@ impl Drop for BackForward {
         }
     }
 }
+
+/// Scrolls `element` into view only as far as it takes (`block: "nearest"`): nothing moves when
+/// it shows already.
+pub fn scroll_into_view(element: &web_sys::Element) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
+    if let Ok(scroll) = js_sys::Reflect::get(element, &"scrollIntoView".into()) {
+        if let Some(scroll) = scroll.dyn_ref::<js_sys::Function>() {
+            let _ = scroll.call1(element, &options);
+        }
+    }
+}
+
+/// Whether a click on a link is a plain one (the main button, no modifier key), which the page
+/// follows itself; the others open the link as the browser does (a new tab, a new window).
+pub fn plain_click(event: &web_sys::MouseEvent) -> bool {
+    event.button() == 0
+        && !(event.ctrl_key() || event.meta_key() || event.shift_key() || event.alt_key())
+}

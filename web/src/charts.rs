@@ -485,10 +485,53 @@ pub fn series_from_groups(groups: &[GroupRow], rate: Rate) -> Series {
     }
 }
 
+/// Whether a report's groups give their first facet a value somewhere: a facet no selected task
+/// has (HumanEval has no topics or years) groups everything under "(none)", a chart of one bar
+/// per model that says nothing, so the page says so in a line instead.
+pub fn facet_has_values(groups: &[GroupRow]) -> bool {
+    groups.iter().any(|g| {
+        g.keys
+            .first()
+            .is_some_and(|k| k != wasmeval_core::facets::GroupKey::NONE_LABEL)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use wasmeval_core::metrics::Metrics;
+
+    #[test]
+    fn a_facet_with_only_none_has_no_values_to_chart() {
+        let bundle = wasmeval_core::synthetic::bundle(200, 1);
+        let by = |facet| {
+            wasmeval_core::report::Report::new(
+                &bundle.tasks,
+                &bundle.results,
+                &Default::default(),
+                &[facet, wasmeval_core::facets::Facet::Model],
+            )
+        };
+        assert!(facet_has_values(
+            &by(wasmeval_core::facets::Facet::Topic).groups
+        ));
+        let mut bare = bundle.clone();
+        for task in &mut bare.tasks {
+            task.metadata.topics.clear();
+        }
+        let none = wasmeval_core::report::Report::new(
+            &bare.tasks,
+            &bare.results,
+            &Default::default(),
+            &[
+                wasmeval_core::facets::Facet::Topic,
+                wasmeval_core::facets::Facet::Model,
+            ],
+        );
+        assert!(!none.groups.is_empty());
+        assert!(!facet_has_values(&none.groups));
+        assert!(!facet_has_values(&[]));
+    }
 
     fn group(keys: &[&str], passed: f64) -> GroupRow {
         let metrics: Metrics = serde_json::from_value(serde_json::json!({

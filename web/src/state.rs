@@ -159,6 +159,15 @@ impl View {
         }
     }
 
+    /// The menu label on a phone's narrow screen, where the menu wraps onto two lines.
+    pub fn short_label(self) -> &'static str {
+        match self {
+            View::Performance => "Topics",
+            View::Compare => "Compare",
+            view => view.label(),
+        }
+    }
+
     /// The menu label.
     pub fn label(self) -> &'static str {
         match self {
@@ -262,6 +271,8 @@ pub struct Place {
     pub sample: Option<u64>,
     /// `compare=`, two models joined by `,`.
     pub compare: Option<[Option<String>; 2]>,
+    /// `task=`, the task open in Compare.
+    pub task: Option<TaskId>,
     /// `ci=1`: pass@k with its intervals.
     pub intervals: bool,
 }
@@ -284,6 +295,7 @@ impl Place {
                     )
                 }
                 "sample" => place.sample = value.parse().ok(),
+                "task" if !value.is_empty() => place.task = Some(TaskId(value)),
                 "ci" => place.intervals = value == "1",
                 "compare" => {
                     let mut models = value
@@ -323,6 +335,9 @@ impl Place {
             let [a, b] = &state.compare;
             let name = |m: &Option<String>| m.clone().unwrap_or_default();
             pairs.push(("compare", format!("{},{}", name(a), name(b))));
+            if let Some(task) = &state.compare_task {
+                pairs.push(("task", task.0.clone()));
+            }
         }
         if pairs.is_empty() {
             return String::new();
@@ -332,6 +347,28 @@ impl Place {
             .map(|(k, v)| format!("{k}={}", url_encode(v)))
             .collect();
         format!("?{}", encoded.join("&"))
+    }
+}
+
+impl State {
+    /// The query string of the page `change` makes of this one (keeping `bundle`): the link a
+    /// row or a sample points to.
+    pub fn link(&self, bundle: Option<&str>, change: impl FnOnce(&mut State)) -> String {
+        let mut next = self.clone();
+        change(&mut next);
+        let search = Place::of(&next, bundle);
+        if search.is_empty() {
+            "?".to_owned()
+        } else {
+            search
+        }
+    }
+
+    /// How the open bundle numbers the sample of results index `index`: its run's own number,
+    /// and the run when the bundle combines several (core's `show::SampleNumber`).
+    pub fn sample_number(&self, index: u64) -> wasmeval_core::show::SampleNumber {
+        let runs = self.data.as_ref().map_or(&[][..], |d| &d.bundle.runs[..]);
+        wasmeval_core::show::SampleNumber::of(runs, index)
     }
 }
 
@@ -417,6 +454,8 @@ pub struct State {
     pub sample: Option<u64>,
     /// The two models compared.
     pub compare: [Option<String>; 2],
+    /// The task whose two models' samples Compare shows in place.
+    pub compare_task: Option<TaskId>,
     /// The report of the selection, grouped by `group_by`.
     pub report: Option<Rc<Report>>,
     /// Whether code can run here.
@@ -443,6 +482,7 @@ impl Default for State {
             view: View::Overview,
             sample: None,
             compare: [None, None],
+            compare_task: None,
             report: None,
             server: Server::Probing,
             draft: Draft::default(),
@@ -498,6 +538,8 @@ pub enum Action {
     Sample(Option<u64>),
     /// Choose the first (0) or second (1) model compared.
     Compare(usize, Option<String>),
+    /// Open a task's two models' samples in Compare, or close them.
+    CompareTask(Option<TaskId>),
     /// The server probe's answer.
     Server(Server),
     /// The playground's code changed.
@@ -577,6 +619,7 @@ impl State {
                     *entry = model;
                 }
             }
+            Action::CompareTask(task) => next.compare_task = task,
             Action::Server(server) => next.server = server,
             Action::Go(place) => match next.data {
                 Some(_) => next.go(place),
@@ -615,6 +658,7 @@ impl State {
         self.data = Some(Rc::new(data));
         self.load = Load::Ready;
         self.sample = None;
+        self.compare_task = None;
         self.rescore();
         if let Some(place) = self.pending.take() {
             self.go(place);
@@ -631,6 +675,7 @@ impl State {
         if let Some(compare) = place.compare {
             self.compare = compare;
         }
+        self.compare_task = place.task;
         self.apply_query_text();
         self.rescore();
     }
@@ -936,6 +981,89 @@ mod tests {
         assert_eq!((back.view, back.sample), (View::Overview, None));
         assert_eq!(Place::of(&back, None), "");
         assert_eq!(url_decode("a%2"), "a%2");
+    }
+
+    #[test]
+    fn compare_opens_a_task_in_place_and_the_url_names_it() {
+        let task = TaskId("synthetic/3".into());
+        let state = loaded()
+            .apply(Action::Show(View::Compare))
+            .apply(Action::CompareTask(Some(task.clone())));
+        let url = Place::of(&state, Some("b.json"));
+        assert_eq!(
+            url,
+            "?bundle=b.json&view=compare&compare=model-a,model-b&task=synthetic/3"
+        );
+        // The link a row points to is that page's URL.
+        let row = loaded()
+            .apply(Action::Show(View::Compare))
+            .link(Some("b.json"), |s| s.compare_task = Some(task.clone()));
+        assert_eq!(row, url);
+        // The link reopens it, also before the bundle is loaded.
+        let reopened = State::default()
+            .apply(Action::Go(Place::parse(&url)))
+            .apply(Action::Loaded {
+                source: "b.json".into(),
+                text: serde_json::to_string(&synthetic::bundle(400, 3)).unwrap(),
+            });
+        assert_eq!(reopened.view, View::Compare);
+        assert_eq!(reopened.compare_task, Some(task.clone()));
+        // Only Compare names it; closing it, or Back to a URL without it, closes it.
+        let elsewhere = reopened.apply(Action::Show(View::Overview));
+        assert_eq!(Place::of(&elsewhere, None), "");
+        let closed = reopened.apply(Action::CompareTask(None));
+        assert_eq!(
+            Place::of(&closed, None),
+            "?view=compare&compare=model-a,model-b"
+        );
+        let back = reopened.apply(Action::Go(Place::parse("?view=compare")));
+        assert_eq!(back.compare_task, None);
+        // What it shows is core's show::show, as `wasmeval show` prints it.
+        let data = reopened.data.as_ref().unwrap();
+        let shown = wasmeval_core::show::show(
+            &data.bundle.tasks,
+            &data.bundle.results,
+            &data.bundle.runs,
+            &wasmeval_core::show::Selection {
+                task: Some(task),
+                models: vec!["model-a".into(), "model-b".into()],
+                sample: None,
+            },
+        )
+        .unwrap();
+        assert_eq!(shown.models.len(), 2);
+        assert!(shown.diff.is_some());
+    }
+
+    #[test]
+    fn samples_of_combined_bundles_keep_their_runs_numbers() {
+        let mut bundle = synthetic::bundle(60, 1);
+        for result in &mut bundle.results {
+            result.model = None;
+        }
+        let n = bundle.results.len() as u64;
+        let text = serde_json::to_string(&bundle).unwrap();
+        let state = State::default().apply(Action::LoadedRuns(vec![
+            ("run-a.json".into(), text.clone()),
+            ("run-b.json".into(), text.clone()),
+        ]));
+        // The site numbered run-b's sample 5 as n + 5 (issue 40: 1011 where the file said 37).
+        let number = state.sample_number(n + 5);
+        assert_eq!((number.run.as_deref(), number.number), (Some("run-b"), 5));
+        assert_eq!(state.sample_number(5).number, 5);
+        // A bundle the command line combined says where its runs start; dropped with another,
+        // its runs keep their numbers.
+        let combined = state.data.as_ref().unwrap().bundle.clone();
+        let again = State::default().apply(Action::LoadedRuns(vec![
+            ("run-c.json".into(), text),
+            ("ab.json".into(), serde_json::to_string(&combined).unwrap()),
+        ]));
+        let number = again.sample_number(2 * n + 5);
+        assert_eq!((number.run.as_deref(), number.number), (Some("run-b"), 5));
+        // One bundle of one run: the index is the number.
+        let one = loaded();
+        assert_eq!(one.sample_number(7).run, None);
+        assert_eq!(one.sample_number(7).number, 7);
     }
 
     #[test]

@@ -170,10 +170,10 @@ test('every view renders, a sample opens in detail, and chart bars take keyboard
     return [...tasks].filter((t) => has(x, t) && has(y, t) && solved(x, t) && !solved(y, t)).sort();
   };
   const listed = (slot) =>
-    page.$$eval(`[data-testid=solved-only-${slot}] li button`, (buttons) => buttons.map((b) => b.innerText.trim()));
+    page.$$eval(`[data-testid=solved-only-${slot}] li a`, (links) => links.map((a) => a.innerText.trim()));
   assert.deepEqual((await listed(0)).sort(), solvedOnly(a, b));
   assert.deepEqual((await listed(1)).sort(), solvedOnly(b, a));
-  const any = page.locator('[data-testid^=solved-only-] li button').first();
+  const any = page.locator('[data-testid^=solved-only-] li a').first();
   if (await any.count()) {
     await any.click();
     await waitFor(page, '[data-testid=side-by-side] .side h4');

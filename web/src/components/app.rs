@@ -113,9 +113,9 @@ pub fn app() -> Html {
             }
         });
     }
-    // The page's place follows the state: a new history entry when the view, the sample or the
-    // models compared change, the same entry when only the selection or grouping does; Back and
-    // Forward go to the place their URL names.
+    // The page's place follows the state: a new history entry when the view, the sample, the
+    // models compared or the task open in Compare change, the same entry when only the selection
+    // or grouping does; Back and Forward go to the place their URL names.
     {
         let state = (*store).clone();
         use_effect_with(state, |state| {
@@ -125,8 +125,8 @@ pub fn app() -> Html {
                 let current = browser::page_search();
                 if wanted != current {
                     let (was, now) = (Place::parse(&current), Place::parse(&wanted));
-                    let moved =
-                        (was.view, was.sample, was.compare) != (now.view, now.sample, now.compare);
+                    let moved = (was.view, was.sample, was.compare, was.task)
+                        != (now.view, now.sample, now.compare, now.task);
                     browser::set_page_search(&wanted, moved);
                 }
             }
@@ -294,7 +294,7 @@ fn header() -> Html {
                                 aria-current={current.then_some("page")}
                                 data-testid={format!("view-{v:?}").to_lowercase()}
                                 onclick={Callback::from(move |_| store.dispatch(Action::Show(v)))}
-                            >{ v.label() }</button>
+                            ><span class="long">{ v.label() }</span><span class="short">{ v.short_label() }</span></button>
                         }
                     }) }
                 </nav>

@@ -1,20 +1,28 @@
 //! Two models side by side over the current selection: every metric, the tasks one solved and
-//! the other did not (both ways, with the two models' code for a task side by side), each task's
-//! passes, and how each model's code compares with the references (ScenEval's Tables IV and V).
+//! the other did not (both ways), each task's passes (a page at a time, each row a link), and how
+//! each model's code compares with the references (ScenEval's Tables IV and V). A task's link
+//! opens its two models' samples in place (`compare_task.rs`), named in the URL (`task=`).
 
+use super::compare_task::TaskPair;
 use super::data_table::DataTable;
 use super::use_store;
+use super::Store;
+use crate::browser;
 use crate::state::{report, Action};
+use std::rc::Rc;
 use wasmeval_core::facets::Facet;
 use wasmeval_core::query::Query;
+use wasmeval_core::TaskId;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
+
+/// Rows of the per-task table a page (MBPP has 974 tasks).
+const PAGE: usize = 50;
 
 /// The comparison page.
 #[function_component(Compare)]
 pub fn compare() -> Html {
     let store = use_store();
-    let shown = use_state(|| None::<wasmeval_core::TaskId>);
     let Some(data) = store.data.clone() else {
         return html! {};
     };
@@ -45,6 +53,30 @@ pub fn compare() -> Html {
     let per_task =
         data.prepared
             .passes_per_task(&data.bundle.tasks, &data.bundle.results, &query, &models);
+    let ids: Vec<TaskId> = per_task
+        .rows
+        .iter()
+        .map(|row| TaskId(row[0].clone()))
+        .collect();
+    let links = Rc::new(
+        ids.iter()
+            .map(|id| task_link(&store, id))
+            .collect::<Vec<_>>(),
+    );
+    let open = store
+        .compare_task
+        .as_ref()
+        .and_then(|task| ids.iter().position(|id| id == task));
+    let on_open = {
+        let store = store.clone();
+        Callback::from(move |row: usize| {
+            let id = ids.get(row).cloned();
+            // A second click closes it.
+            let next = id.filter(|id| store.compare_task.as_ref() != Some(id));
+            store.dispatch(Action::CompareTask(next))
+        })
+    };
+    let pair = |task: &TaskId| html! { <TaskPair task={task.clone()} models={models.clone()} /> };
     html! {
         <>
             <p class="pickers">{ "Compare " }{ picker(0) }{ " with " }{ picker(1) }</p>
@@ -53,11 +85,15 @@ pub fn compare() -> Html {
             } else {
                 <DataTable table={metrics} values={Some(values)} name="compare-metrics" />
                 if let [a, b] = models.as_slice() {
-                    { solved_by_one(&data, &query, [a, b], &shown) }
+                    { solved_by_one(&store, &data, &query, [a, b]) }
                 }
+                // A task the table does not list (a link to a task outside the selection).
+                if let (None, Some(task)) = (open, &store.compare_task) { { pair(task) } }
                 <h3>{ "Per task" }</h3>
-                <DataTable table={per_task} name="compare-tasks"
-                    caption={Some(AttrValue::from("Samples passed of samples run, per model; rows where the models differ are marked"))} />
+                <DataTable table={per_task} name="compare-tasks" page_size={Some(PAGE)}
+                    links={Some(links)} {on_open} {open}
+                    detail={store.compare_task.as_ref().map(pair).unwrap_or_default()}
+                    caption={Some(AttrValue::from("Samples passed of samples run, per model; rows where the models differ are marked. A task opens its models' samples here."))} />
                 { for models.iter().map(|model| {
                     let one = report(&data, &store.query.clone().and(Query { models: vec![model.clone()], ..Query::default() }), &[], false);
                     match one.comparison {
@@ -75,13 +111,18 @@ pub fn compare() -> Html {
     }
 }
 
-/// The tasks each of two models solved and the other did not, and the two models' code for the
-/// task picked from those lists.
+/// The link that opens `task` in this page (`?view=compare&...&task=ID`).
+fn task_link(store: &Store, task: &TaskId) -> String {
+    let bundle = browser::url_parameter("bundle");
+    store.link(bundle.as_deref(), |s| s.compare_task = Some(task.clone()))
+}
+
+/// The tasks each of two models solved and the other did not, each a link that opens the task.
 fn solved_by_one(
+    store: &Store,
     data: &crate::state::Dataset,
     query: &Query,
     models: [&String; 2],
-    shown: &UseStateHandle<Option<wasmeval_core::TaskId>>,
 ) -> Html {
     let lists = data.prepared.solved_by_one(
         &data.bundle.tasks,
@@ -99,42 +140,17 @@ fn solved_by_one(
                 }
                 <ul>
                     { for ids.iter().map(|id| {
-                        let (shown, pick) = (shown.clone(), id.clone());
-                        html! {
-                            <li><button class="link" onclick={Callback::from(move |_: MouseEvent| shown.set(Some(pick.clone())))}>{ &id.0 }</button></li>
-                        }
+                        let href = task_link(store, id);
+                        let (store, pick) = (store.clone(), id.clone());
+                        let onclick = Callback::from(move |e: MouseEvent| {
+                            if browser::plain_click(&e) {
+                                e.prevent_default();
+                                store.dispatch(Action::CompareTask(Some(pick.clone())));
+                            }
+                        });
+                        html! { <li><a {href} {onclick}>{ &id.0 }</a></li> }
                     }) }
                 </ul>
-            </div>
-        }
-    };
-    // The code of each model for the picked task: a passing sample when it has one.
-    let side = |task: &wasmeval_core::TaskId, model: &str| {
-        let language = data
-            .bundle
-            .tasks
-            .iter()
-            .find(|t| &t.id == task)
-            .map(|t| t.language)
-            .unwrap_or_default();
-        let samples = data
-            .bundle
-            .results
-            .iter()
-            .filter(|r| &r.task_id == task && r.model.as_deref() == Some(model));
-        let chosen = samples
-            .clone()
-            .find(|r| r.verdict == wasmeval_core::Verdict::Passed)
-            .or_else(|| samples.clone().next());
-        html! {
-            <div class="side">
-                <h4>{ model }
-                    if let Some(r) = chosen {
-                        { " " }<span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span>
-                        { format!(" (sample {})", r.index) }
-                    }
-                </h4>
-                { super::sample_detail::code_block(chosen.and_then(|r| r.code.as_deref()), language) }
             </div>
         }
     };
@@ -142,12 +158,6 @@ fn solved_by_one(
         <>
             <h3>{ "Solved by one model only" }</h3>
             <div class="solved-lists">{ list(0) }{ list(1) }</div>
-            if let Some(task) = shown.as_ref() {
-                <h3>{ format!("{}: the two models' code", task.0) }</h3>
-                <div class="side-by-side" data-testid="side-by-side">
-                    { side(task, models[0]) }{ side(task, models[1]) }
-                </div>
-            }
         </>
     }
 }

@@ -1,8 +1,10 @@
 //! A table of core's [`Table`] with its export buttons (CSV, JSON). Cells carry the exact number
 //! behind the text they show (`data-value`), so that tests and scripts read what was computed,
-//! not what was rounded for display.
+//! not what was rounded for display. A long table pages; rows can be links that open a detail
+//! below themselves.
 
 use crate::browser;
+use std::rc::Rc;
 use wasmeval_core::report::Table;
 use yew::prelude::*;
 
@@ -25,6 +27,28 @@ pub struct DataTableProps {
     /// What "Export JSON" saves; by default the rows as objects keyed by header.
     #[prop_or_default]
     pub json: Option<AttrValue>,
+    /// Rows per page; every row on one page when absent.
+    #[prop_or_default]
+    pub page_size: Option<usize>,
+    /// Each row's link (by its index in `table.rows`), put on its first cell: the rows are links.
+    #[prop_or_default]
+    pub links: Option<Rc<Vec<String>>>,
+    /// Called with a row's index when its link is clicked plainly (the page follows it itself).
+    #[prop_or_default]
+    pub on_open: Option<Callback<usize>>,
+    /// The row shown open, with `detail` below it; its page is shown when it opens.
+    #[prop_or_default]
+    pub open: Option<usize>,
+    /// What the open row shows below itself.
+    #[prop_or_default]
+    pub detail: Html,
+}
+
+/// The page of `rows` rows (`size` a page) showing the row at `position`, and how many pages.
+pub fn page_of(position: usize, rows: usize, size: usize) -> (usize, usize) {
+    let size = size.max(1);
+    let pages = rows.div_ceil(size).max(1);
+    ((position / size).min(pages - 1), pages)
 }
 
 /// Which column the rows are sorted by, and how.
@@ -76,10 +100,46 @@ pub fn sorted_order(table: &Table, values: Option<&[Vec<Option<f64>>]>, sort: So
 #[function_component(DataTable)]
 pub fn data_table(props: &DataTableProps) -> Html {
     let sort = use_state(|| None::<Sort>);
+    let page = use_state(|| 0usize);
     let table = &props.table;
     let order: Vec<usize> = match *sort {
         Some(by) => sorted_order(table, props.values.as_deref(), by),
         None => (0..table.rows.len()).collect(),
+    };
+    let size = props.page_size.unwrap_or(order.len().max(1));
+    // A row that opens (a click, a link, Back) shows its page.
+    let open_page = props
+        .open
+        .and_then(|row| order.iter().position(|&r| r == row))
+        .map(|at| page_of(at, order.len(), size).0);
+    {
+        let page = page.clone();
+        use_effect_with(open_page, move |open_page| {
+            if let Some(open_page) = open_page {
+                page.set(*open_page);
+            }
+        });
+    }
+    let (current, pages) = page_of(*page * size, order.len(), size);
+    let shown = &order[(current * size).min(order.len())..((current + 1) * size).min(order.len())];
+    let go = |to: usize| {
+        let page = page.clone();
+        Callback::from(move |_: MouseEvent| page.set(to))
+    };
+    let cell_link = |row: usize, cell: &String| -> Html {
+        let Some(href) = props.links.as_ref().and_then(|links| links.get(row)) else {
+            return html! { { cell } };
+        };
+        let on_open = props.on_open.clone();
+        let onclick = Callback::from(move |e: MouseEvent| {
+            if let Some(on_open) = &on_open {
+                if browser::plain_click(&e) {
+                    e.prevent_default();
+                    on_open.emit(row);
+                }
+            }
+        });
+        html! { <a href={href.clone()} {onclick}>{ cell }</a> }
     };
     let header = |column: usize, name: &String| {
         let current = sort.filter(|s| s.column == column);
@@ -132,23 +192,42 @@ pub fn data_table(props: &DataTableProps) -> Html {
                         { for table.headers.iter().enumerate().map(|(c, h)| header(c, h)) }
                     </tr></thead>
                     <tbody>
-                        { for order.iter().map(|&r| (r, &table.rows[r])).map(|(r, row)| html! {
-                            <tr data-group={row[..props.key_columns.min(row.len())].join(" / ")}>
-                                { for row.iter().enumerate().map(|(c, cell)| {
-                                    let numeric = cell == "-" || cell.parse::<f64>().is_ok();
-                                    html! {
-                                        <td class={classes!(numeric.then_some("num"))}
-                                            data-column={table.headers[c].clone()}
-                                            data-value={value(r, c)}>{ cell }</td>
-                                    }
-                                }) }
-                            </tr>
+                        { for shown.iter().map(|&r| (r, &table.rows[r])).map(|(r, row)| {
+                            let open = props.open == Some(r);
+                            html! {
+                                <>
+                                <tr data-group={row[..props.key_columns.min(row.len())].join(" / ")}
+                                    class={classes!(open.then_some("open"))}
+                                    aria-expanded={props.links.is_some().then(|| open.to_string())}>
+                                    { for row.iter().enumerate().map(|(c, cell)| {
+                                        let numeric = cell == "-" || cell.parse::<f64>().is_ok();
+                                        html! {
+                                            <td class={classes!(numeric.then_some("num"))}
+                                                data-column={table.headers[c].clone()}
+                                                data-value={value(r, c)}>
+                                                if c == 0 { { cell_link(r, cell) } } else { { cell } }
+                                            </td>
+                                        }
+                                    }) }
+                                </tr>
+                                if open {
+                                    <tr class="detail"><td colspan={table.headers.len().to_string()}>{ props.detail.clone() }</td></tr>
+                                }
+                                </>
+                            }
                         }) }
                     </tbody>
                 </table>
             </div>
             if table.headers.len() > 4 {
                 <p class="scroll-hint" data-testid="scroll-hint">{ "← scroll the table sideways →" }</p>
+            }
+            if pages > 1 {
+                <nav class="pages" aria-label="pages" data-testid={format!("{}-pages", props.name)}>
+                    <button onclick={go(current.saturating_sub(1))} disabled={current == 0}>{ "Previous" }</button>
+                    { format!(" page {} of {pages} ({} rows) ", current + 1, order.len()) }
+                    <button onclick={go(current + 1)} disabled={current + 1 >= pages}>{ "Next" }</button>
+                </nav>
             }
             <Exports table={table.clone()} name={props.name.clone()} json={props.json.clone()} />
         </div>
@@ -217,6 +296,17 @@ fn rows_as_json(table: &Table) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_is_on_the_page_of_its_position() {
+        assert_eq!(page_of(0, 974, 50), (0, 20));
+        assert_eq!(page_of(49, 974, 50), (0, 20));
+        assert_eq!(page_of(50, 974, 50), (1, 20));
+        assert_eq!(page_of(973, 974, 50), (19, 20));
+        // Past the end (a page kept while the rows shrank): the last page.
+        assert_eq!(page_of(5000, 974, 50), (19, 20));
+        assert_eq!(page_of(0, 0, 50), (0, 1));
+    }
 
     #[test]
     fn columns_sort_by_value_with_undefined_last_and_text_naturally() {

@@ -5,6 +5,7 @@ pub mod app;
 pub mod bar_chart;
 pub mod bench;
 pub mod compare;
+pub mod compare_task;
 pub mod data_table;
 pub mod explorer;
 pub mod filters;

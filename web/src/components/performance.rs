@@ -4,7 +4,7 @@
 use super::bar_chart::{rate_in_force, BarChart, RatePicker};
 use super::data_table::DataTable;
 use super::use_store;
-use crate::charts::{series_from_groups, Rate};
+use crate::charts::{facet_has_values, series_from_groups, Rate};
 use crate::state::report;
 use wasmeval_core::facets::{ComplexityMetric, Facet};
 use yew::prelude::*;
@@ -43,10 +43,21 @@ pub fn performance() -> Html {
         .unwrap_or_default();
     let chosen = rate_in_force(*rate, &rates);
     let name = chosen.name();
+    // A facet no selected task has a value of would chart one "(none)" bar per model.
+    let (charted, absent): (Vec<_>, Vec<_>) = reports
+        .iter()
+        .partition(|(_, by_facet)| facet_has_values(&by_facet.groups));
+    let absent: Vec<String> = absent.iter().map(|(f, _)| facet_name(*f)).collect();
     html! {
         <>
             <RatePicker label="Rate" rates={rates} rate={rate.clone()} testid="performance-rate" />
-            { for reports.iter().map(|(facet, by_facet)| {
+            if !absent.is_empty() {
+                <p class="hint" data-testid="performance-absent">
+                    { format!("No selected task has a {}, so {} not charted.", absent.join(" or a "),
+                        if absent.len() == 1 { "it is" } else { "they are" }) }
+                </p>
+            }
+            { for charted.iter().map(|(facet, by_facet)| {
                 let (table, values) = by_facet.table_with_values();
                 let slug = facet.to_string().replace(':', "-");
                 html! {
@@ -63,5 +74,16 @@ pub fn performance() -> Html {
                 }
             }) }
         </>
+    }
+}
+
+/// A facet as the page names it (`cyclomatic complexity`, not `complexity:cyclomatic`).
+fn facet_name(facet: Facet) -> String {
+    match facet {
+        Facet::Topic => "topic".into(),
+        Facet::Year => "year".into(),
+        Facet::Complexity(ComplexityMetric::Cyclomatic) => "cyclomatic complexity".into(),
+        Facet::Complexity(ComplexityMetric::Cognitive) => "cognitive complexity".into(),
+        other => other.to_string(),
     }
 }

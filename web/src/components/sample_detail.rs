@@ -71,6 +71,8 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
         .map(Task::case_tests)
         .unwrap_or_default();
     let language = props.task.as_ref().map(|t| t.language).unwrap_or_default();
+    // Numbered as its run's samples file numbers it, as `wasmeval show --sample N` takes it.
+    let number = store.sample_number(r.index);
     html! {
         <article class="sample" data-testid="sample-detail">
             <nav class="steps" aria-label="samples">
@@ -78,8 +80,9 @@ pub fn sample_detail(props: &SampleDetailProps) -> Html {
                 <button onclick={step(props.previous)} disabled={props.previous.is_none()} data-testid="previous-sample">{ "Previous" }</button>
                 <button onclick={step(props.next)} disabled={props.next.is_none()} data-testid="next-sample">{ "Next" }</button>
             </nav>
-            <h2>{ format!("Sample {} of {}", r.index, r.task_id.0) }
-                if let Some(model) = &r.model { { format!(" by {model}") } }</h2>
+            <h2>{ format!("Sample {} of {}", number.number, r.task_id.0) }
+                if let Some(model) = &r.model { { format!(" by {model}") } }
+                if let Some(run) = number.run.filter(|run| Some(run) != r.model.as_ref()) { { format!(" (run {run})") } }</h2>
             if let Some(edit) = edit {
                 <button data-testid="edit-and-run" onclick={edit}>{ "Edit and run" }</button>
             }

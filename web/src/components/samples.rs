@@ -61,6 +61,8 @@ pub fn samples() -> Html {
     let export = Table {
         headers: [
             "index",
+            "number",
+            "run",
             "task",
             "model",
             "verdict",
@@ -81,8 +83,11 @@ pub fn samples() -> Html {
                     .iter()
                     .filter(|c| c.verdict == Verdict::Passed)
                     .count();
+                let number = store.sample_number(r.index);
                 vec![
                     r.index.to_string(),
+                    number.number.to_string(),
+                    number.run.unwrap_or_default(),
                     r.task_id.0.clone(),
                     r.model.clone().unwrap_or_default(),
                     r.verdict.as_str().to_owned(),
@@ -137,13 +142,14 @@ pub fn samples() -> Html {
                     </tr></thead>
                     <tbody>
                         { for selected.iter().skip(current * PAGE).take(PAGE).map(|r| {
+                            let number = numbered(&store, r);
                             let store = store.clone();
                             let index = r.index;
                             let open = Callback::from(move |_: MouseEvent| store.dispatch(Action::Sample(Some(index))));
                             let passed = r.cases.iter().filter(|c| c.verdict == Verdict::Passed).count();
                             html! {
                                 <tr>
-                                    <td><button class="link" onclick={open} data-testid={format!("sample-{index}")}>{ index }</button></td>
+                                    <td><button class="link" onclick={open} data-testid={format!("sample-{index}")}>{ number }</button></td>
                                     <td>{ &r.task_id.0 }</td>
                                     <td>{ r.model.clone().unwrap_or_default() }</td>
                                     <td><span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span></td>
@@ -166,6 +172,16 @@ pub fn samples() -> Html {
                 </nav>
             }
         </>
+    }
+}
+
+/// The sample's number as its run's samples file gives it (`wasmeval show --sample N`), with
+/// the run when the bundle combines several and its model is not named after it.
+pub fn numbered(store: &crate::components::Store, r: &SampleResult) -> String {
+    let number = store.sample_number(r.index);
+    match &number.run {
+        Some(run) if Some(run) != r.model.as_ref() => format!("{} of {run}", number.number),
+        _ => number.number.to_string(),
     }
 }
 
