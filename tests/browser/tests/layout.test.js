@@ -1,10 +1,13 @@
 // What a researcher sees of a bundle, in headless Chromium: the header names the bundle (run,
 // models, date, and the demo's note that its data is synthetic); a gzipped bundle on a slow
 // static host loads with its bytes counted and no landing page meanwhile; the "95% intervals"
-// box shows the command line's `--ci` numbers; a researcher's site ships no demo; and at a phone's
-// width (390 px) the filters fold behind a button, wide tables scroll in their own box with a
-// hint, and no page is wider than the screen nor cuts a control off at its edge. Screenshots of each view at 1366x768 and 390x844
-// are saved in out/browser/ for a person to look at.
+// box shows the command line's `--ci` numbers; a researcher's site ships no demo; charts only
+// for facets with values; and at a phone's width (390 px) the filters fold behind a button, wide
+// tables scroll in their own box with a hint, the current view's tab stays on screen, and no
+// page is wider than the screen nor cuts a control off at its edge. Review keeps its scoring
+// rows beside the code at both sizes, and says why Start waits and, at the end, the seed a second
+// reviewer needs and how to merge. Screenshots of each view at 1366x768 and 390x844 are saved in
+// out/browser/ for a person to look at.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -142,6 +145,13 @@ test('charts: many groups lie down with whole labels, bars carry n and intervals
   assert.match(await bare.innerText('[data-testid=facets-absent]'), /No selected task has a topic or a year/);
   assert.equal(await bare.locator('[data-testid=distribution-topic]').count(), 0);
   assert.equal(await bare.locator('[data-testid=distribution-complexity]').count(), 1);
+  // "By topic & complexity" charts only the facets with values, and says which it left out.
+  await bare.click('[data-testid=view-performance]');
+  await waitFor(bare, '[data-testid=performance-absent]');
+  assert.equal(await bare.innerText('[data-testid=performance-absent]'), 'No selected task has a topic or a year, so they are not charted.');
+  assert.equal(await bare.locator('[data-testid=performance-topic]').count(), 0);
+  assert.equal(await bare.locator('[data-testid=performance-year]').count(), 0);
+  assert.equal(await bare.locator('[data-testid=performance-complexity]').count(), 1);
   assertNoUncaught(bare);
   await bare.close();
 });
@@ -197,6 +207,13 @@ for (const [width, height] of [[1366, 768], [390, 844]]) {
     for (const view of VIEWS) {
       await page.click(`[data-testid=view-${view}]`);
       await page.waitForTimeout(200);
+      // The tab of the view shown is on screen, whole (a phone's menu used to scroll it away).
+      const tab = await page.$eval(`[data-testid=view-${view}]`, (t) => {
+        const box = t.getBoundingClientRect();
+        return { current: t.classList.contains('current'), left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+      });
+      assert.ok(tab.current, `${view}'s tab is not marked current`);
+      assert.ok(tab.left >= 0 && tab.right <= width && tab.top >= 0 && tab.bottom <= height, `${view}'s tab at ${width} px is off screen: ${JSON.stringify(tab)}`);
       assert.ok((await overflow(page)) <= 0, `${view} at ${width} px is ${await overflow(page)} px too wide`);
       assert.deepEqual(await cutOff(page), [], `${view} at ${width} px cuts off controls`);
       await page.screenshot({ path: path.join(SCREENSHOTS, `${view}-${width}.png`), fullPage: true });
@@ -207,6 +224,64 @@ for (const [width, height] of [[1366, 768], [390, 844]]) {
     await waitFor(page, '[data-testid=sample-detail]');
     assert.ok((await overflow(page)) <= 0, `a sample at ${width} px is ${await overflow(page)} px too wide`);
     await page.screenshot({ path: path.join(SCREENSHOTS, `sample-${width}.png`), fullPage: true });
+    assertNoUncaught(page);
+    await page.close();
+  });
+}
+
+for (const [width, height] of [[1366, 768], [390, 844]]) {
+  test(`Review at ${width}x${height}: the scoring rows beside the code, Start's hint, the seed and the merge command at the end`, async () => {
+    const page = await openPage(browser, server, 'gz/?view=review');
+    await page.setViewportSize({ width, height });
+    await waitFor(page, '[data-testid=review-start]');
+    // Opened by its URL, the last tab is on screen too (it was scrolled out of a phone's menu).
+    const tab = await page.$eval('[data-testid=view-review]', (t) => t.getBoundingClientRect().toJSON());
+    assert.ok(tab.left >= 0 && tab.right <= width && tab.bottom <= height, `the Review tab: ${JSON.stringify(tab)}`);
+    // Start waits for a name, and says so.
+    assert.ok(await page.locator('[data-testid=review-start]').isDisabled());
+    assert.match(await page.innerText('[data-testid=review-start-hint]'), /Type your name as reviewer/);
+    await page.fill('[data-testid=review-reviewer]', 'ada');
+    assert.equal(await page.locator('[data-testid=review-start-hint]').count(), 0);
+    assert.match(await page.innerText('[data-testid=review-seed-hint]'), /same seed/);
+    await page.fill('[data-testid=review-seed]', '5');
+    await page.click('[data-testid=review-start]');
+    await waitFor(page, '[data-testid=review-item]');
+    assert.match(await page.innerText('[data-testid=review-progress]'), /^1 of \d+ · 0 scored · seed 5/);
+    // With the item at the top of the screen, the code and the rubric's focused row are both on
+    // screen, apart; on a wide screen every row of the rubric is.
+    await page.$eval('[data-testid=review-item]', (item) => item.scrollIntoView({ block: 'start' }));
+    const boxes = await page.evaluate(() => {
+      const box = (e) => e.getBoundingClientRect().toJSON();
+      return {
+        code: box(document.querySelector('[data-testid=review-side-0] pre.code .line')),
+        rows: [...document.querySelectorAll('[data-testid=review-rubric-rows] tr')].map(box),
+        focused: box(document.querySelector('[data-testid=review-rubric-rows] tr.focused')),
+      };
+    });
+    const inView = (b) => b.top >= -1 && b.bottom <= height + 1 && b.left >= 0 && b.right <= width + 1;
+    assert.ok(inView(boxes.code), `the code at ${width} px: ${JSON.stringify(boxes.code)}`);
+    assert.ok(inView(boxes.focused), `the focused row at ${width} px: ${JSON.stringify(boxes.focused)}`);
+    const apart = boxes.code.right <= boxes.focused.left || boxes.code.bottom <= boxes.focused.top;
+    assert.ok(apart, `the rubric covers the code: ${JSON.stringify(boxes)}`);
+    if (width >= 1000) {
+      assert.equal(boxes.rows.length, 11);
+      assert.deepEqual(boxes.rows.filter((b) => !inView(b)), [], 'rubric rows off screen');
+    }
+    assert.ok((await overflow(page)) <= 0, `review at ${width} px is ${await overflow(page)} px too wide`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `review-item-${width}.png`) });
+    // Scored by keyboard, then finished: the seed a second reviewer needs, and the merge command.
+    await page.focus('[data-testid=review-item]');
+    for (const digit of '44331221141') await page.keyboard.press(digit);
+    await page.keyboard.press('Enter');
+    await page.click('[data-testid=review-finish]');
+    await waitFor(page, '[data-testid=review-seed-note]');
+    assert.match(await page.innerText('[data-testid=review-seed-note]'), /same plan: rubric "Pairwise developer review", seed 5, models hare-1b and tortoise-7b/);
+    assert.equal(await page.innerText('[data-testid=review-merge-command]'), 'wasmeval report demo --reviews review-ada.json review-OTHER.json');
+    assert.ok((await overflow(page)) <= 0, `the review's end at ${width} px is ${await overflow(page)} px too wide`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `review-end-${width}.png`), fullPage: true });
+    // Leave no session behind for the other tests.
+    await page.click('[data-testid=review-new]');
+    await waitFor(page, '[data-testid=review-start]');
     assertNoUncaught(page);
     await page.close();
   });

@@ -14,6 +14,7 @@ pub mod overview;
 pub mod performance;
 pub mod playground;
 pub mod review;
+pub mod review_item;
 pub mod sample_detail;
 pub mod samples;
 

@@ -4,9 +4,10 @@
 //! over this session and any reviewers' files imported.
 
 use super::data_table::DataTable;
+use super::review_item::ItemView;
 use super::use_store;
 use crate::browser;
-use crate::review_session::{key_of, Key, Row, Session, STORAGE_KEY};
+use crate::review_session::{Key, Session, STORAGE_KEY};
 use std::rc::Rc;
 use wasmeval_core::review::{
     builtin_rubrics, plan_session, Mode, ReviewFile, ReviewSummary, Reviews,
@@ -137,6 +138,7 @@ pub fn review() -> Html {
             { body }
             if let Some(current) = session_here.filter(|s| s.finished) {
                 <p data-testid="review-finished">{ format!("{}: {} of {} items scored.", current.reviewer, current.done(), current.planned.len()) }</p>
+                { after_review(current, &data) }
             }
             <div class="review-files">
                 if let Some(export) = export {
@@ -157,12 +159,44 @@ pub fn review() -> Html {
     }
 }
 
+/// What a finished session's reviewer needs next: the seed (and the rest of the plan) a second
+/// reviewer must use to get the same items in the same order, and how the files merge.
+fn after_review(session: &Session, data: &crate::state::Dataset) -> Html {
+    let mut plan = format!("rubric \"{}\", seed {}", session.rubric.title, session.seed);
+    if !session.query.is_empty() {
+        plan.push_str(&format!(", selection `{}`", session.query));
+    }
+    if session.rubric.mode == Mode::Pairwise {
+        plan.push_str(&format!(
+            ", models {} and {}",
+            session.models[0], session.models[1]
+        ));
+    }
+    // The runs the bundle was made from, as `report` takes them.
+    let runs = match &data.bundle.about {
+        Some(about) if !about.name.is_empty() => about.name.replace(" + ", " "),
+        _ => "RESULTS".to_owned(),
+    };
+    let merge = format!(
+        "wasmeval report {runs} --reviews review-{}.json review-OTHER.json",
+        session.reviewer
+    );
+    html! {
+        <div class="review-next" data-testid="review-next-steps">
+            <p data-testid="review-seed-note">
+                { format!("A second reviewer gets the same items in the same order with the same plan: {plan}. Export your scores, then merge the reviewers' files here (\"Import reviewers' files…\") or with:") }
+            </p>
+            <p class="command"><code data-testid="review-merge-command">{ merge }</code></p>
+        </div>
+    }
+}
+
 /// The session in progress, if any, changed only through [`Change`]s.
 #[derive(Default, PartialEq)]
-struct Reviewing(Option<Session>);
+pub(super) struct Reviewing(pub(super) Option<Session>);
 
 /// What the reviewer did.
-enum Change {
+pub(super) enum Change {
     Start(Box<Session>),
     Press(Key),
     /// A level clicked: row `.0` gets digit `.1`.
@@ -224,6 +258,19 @@ fn aggregates(
                 html! { <DataTable table={table} key_columns={2} name={name} caption={Some(AttrValue::from(title))} /> }
             }) }
         </div>
+    }
+}
+
+/// Why Start is disabled, when it is.
+fn start_hint(no_reviewer: bool, no_items: bool, mode: Mode) -> Option<&'static str> {
+    match (no_items, no_reviewer, mode) {
+        (true, _, Mode::Pairwise) => Some(
+            "Nothing to review: pairs need a sample of each of the two models compared for the same \
+             task. Choose the models in \"Compare models\", or widen the selection.",
+        ),
+        (true, _, _) => Some("Nothing to review in this selection: widen it."),
+        (false, true, _) => Some("Type your name as reviewer to start: it names your scores' file."),
+        (false, false, _) => None,
     }
 }
 
@@ -377,153 +424,13 @@ fn setup(props: &SetupProps) -> Html {
                 <p class="hint">{ format!("Pairs: the two models of \"Compare models\" ({} and {}), one sample each per task.", models[0], models[1]) }</p>
             }
             <p>{ format!("{} items in this selection.", planned.len()) }</p>
-            <button onclick={start} data-testid="review-start"
-                disabled={reviewer.trim().is_empty() || planned.is_empty()}>{ "Start" }</button>
-        </div>
-    }
-}
-
-/// What [`ItemView`] shows.
-#[derive(Properties, PartialEq)]
-struct ItemProps {
-    session: UseReducerHandle<Reviewing>,
-    current: Session,
-}
-
-/// One item: the task, the code (one sample, or two side by side), the rubric's rows.
-#[function_component(ItemView)]
-fn item_view(props: &ItemProps) -> Html {
-    let store = use_store();
-    let Some(data) = store.data.clone() else {
-        return html! {};
-    };
-    let s = &props.current;
-    let planned = &s.planned[s.position];
-    let task = data.bundle.tasks.iter().find(|t| t.id == planned.task_id);
-    let press = {
-        let session = props.session.clone();
-        Callback::from(move |key: Key| session.dispatch(Change::Press(key)))
-    };
-    let on_key = {
-        let press = press.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if let Some(key) = key_of(&e.key()) {
-                e.prevent_default();
-                press.emit(key);
-            }
-        })
-    };
-    let set = |row: usize, digit: u8| {
-        let session = props.session.clone();
-        Callback::from(move |_: MouseEvent| session.dispatch(Change::Set(row, digit)))
-    };
-    let reveal = {
-        let session = props.session.clone();
-        Callback::from(move |_: MouseEvent| session.dispatch(Change::Reveal))
-    };
-    let finish = {
-        let session = props.session.clone();
-        Callback::from(move |_: MouseEvent| session.dispatch(Change::Finish))
-    };
-    let side_names = if s.width() == 2 {
-        ["Left", "Right"]
-    } else {
-        ["Code", ""]
-    };
-    let sample = |side: usize| {
-        let index = planned.samples[side];
-        let result = data
-            .bundle
-            .results
-            .iter()
-            .find(|r| r.index == index && r.task_id == planned.task_id);
-        html! {
-            <div class="side" data-testid={format!("review-side-{side}")}>
-                <h4>
-                    { side_names[side] }
-                    if !s.blind {
-                        if let Some(r) = result {
-                            { format!(" — {} ", r.model.clone().unwrap_or_default()) }
-                            <span class={format!("verdict {}", r.verdict.as_str())}>{ r.verdict.as_str() }</span>
-                        }
-                    }
-                </h4>
-                { super::sample_detail::code_block(result.and_then(|r| r.code.as_deref()), task.map(|t| t.language).unwrap_or_default()) }
-            </div>
-        }
-    };
-    let rows = s.rows();
-    html! {
-        <div class="review-item" tabindex="0" onkeydown={on_key} data-testid="review-item">
-            <p class="progress" data-testid="review-progress">
-                { format!("{} of {}", s.position + 1, s.planned.len()) }
-                { format!(" · {} scored · ", s.done()) }
-                { "keys: 1-9 score, ↑↓ row, → or Enter next, ← back" }
-            </p>
-            if let Some(task) = task {
-                <details class="task" open=true>
-                    <summary>{ format!("Task {}", task.id.0) }</summary>
-                    <pre class="code">{ if task.description.is_empty() { &task.prompt } else { &task.description } }</pre>
-                </details>
-            }
-            <div class={classes!(if s.width() == 2 { "side-by-side" } else { "single" })}>
-                { for (0..s.width()).map(sample) }
-            </div>
-            <table class="rubric" data-testid="review-rubric-rows">
-                <tbody>
-                    { for rows.iter().enumerate().map(|(i, row)| {
-                        let focused = i == s.row;
-                        match row {
-                            Row::Score { property, side } => {
-                                let levels = s.rubric.property(property).map(|p| p.levels.clone()).unwrap_or_default();
-                                let given = s.score(property, *side);
-                                html! {
-                                    <tr class={classes!(focused.then_some("focused"))} data-row={i.to_string()}>
-                                        <th scope="row">{ format!("{} · {}", property.replace('_', " "), side_names[*side]) }</th>
-                                        <td>
-                                            { for levels.iter().enumerate().map(|(l, level)| html! {
-                                                <button class={classes!("level", (given == Some(level.value)).then_some("chosen"))}
-                                                    title={level.description.clone().unwrap_or_default()}
-                                                    onclick={set(i, (l + 1) as u8)}>
-                                                    { format!("{} {}", l + 1, level.label) }
-                                                </button>
-                                            }) }
-                                        </td>
-                                    </tr>
-                                }
-                            }
-                            Row::Better => html! {
-                                <tr class={classes!(focused.then_some("focused"))} data-row={i.to_string()}>
-                                    <th scope="row">{ "Better" }</th>
-                                    <td>
-                                        { for [0usize, 1].iter().map(|&b| html! {
-                                            <button class={classes!("level", (s.better[s.position] == Some(b)).then_some("chosen"))}
-                                                onclick={set(i, (b + 1) as u8)}>{ format!("{} {}", b + 1, side_names[b]) }</button>
-                                        }) }
-                                    </td>
-                                </tr>
-                            },
-                        }
-                    }) }
-                </tbody>
-            </table>
-            // The focused row's levels with what each means (method-level, accuracy, custom).
-            if let Some(Row::Score { property, .. }) = rows.get(s.row) {
-                if let Some(p) = s.rubric.property(property).filter(|p| p.levels.iter().any(|l| l.description.is_some())) {
-                    <dl class="levels" data-testid="review-levels">
-                        { for p.levels.iter().enumerate().map(|(l, level)| html! {
-                            <><dt>{ format!("{} {}", l + 1, level.label) }</dt><dd>{ level.description.clone().unwrap_or_default() }</dd></>
-                        }) }
-                    </dl>
+            <p class="hint" data-testid="review-seed-hint">{ "Reviewers who type the same seed, with the same rubric, selection and models, score the same items in the same order." }</p>
+            <p class="start">
+                <button onclick={start} data-testid="review-start"
+                    disabled={reviewer.trim().is_empty() || planned.is_empty()}>{ "Start" }</button>
+                if let Some(why) = start_hint(reviewer.trim().is_empty(), planned.is_empty(), chosen.mode) {
+                    <span class="hint" data-testid="review-start-hint">{ why }</span>
                 }
-            }
-            <p class="steps">
-                <button onclick={press.reform(|_: MouseEvent| Key::Previous)} disabled={s.position == 0}>{ "← Previous" }</button>
-                <button onclick={press.reform(|_: MouseEvent| Key::Next)} data-testid="review-next">{ "Next (or skip) →" }</button>
-                if s.blind {
-                    <button class="link" onclick={reveal} data-testid="review-reveal">{ "End blind mode" }</button>
-                }
-                <button onclick={finish} data-testid="review-finish">{ "Finish" }</button>
             </p>
         </div>
     }
