@@ -275,41 +275,13 @@ fn reference_outputs_are_computed_once_and_cached() {
 /// through its native API.
 #[test]
 fn serve_judges_as_run_does() {
-    use std::io::{BufRead, BufReader, Read, Write};
     let work = tempfile::tempdir().unwrap();
     let (results, _) = fixture_run(&work.path().join("out"));
     let (tasks, samples) = fixture("evalplus");
-    let mut child = crate::support::wasmeval()
-        .args(["serve", "--bind", "127.0.0.1:0", "--jobs", "2", "--tasks"])
-        .arg(&tasks)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
+    let server = crate::support::Server::start_with(&tasks, &["--jobs", "2"]);
     for (index, sample) in read_jsonl(&samples).into_iter().enumerate() {
-        let body = sample.to_string();
-        let mut stream = std::net::TcpStream::connect(&address).unwrap();
-        write!(
-            stream,
-            "POST /api/v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let (_, json) = response.split_once("\r\n\r\n").expect("a response");
-        let served: Value = serde_json::from_str(json).expect("a result");
+        let (_, _, json) = server.post("/api/v1/evaluate", &sample.to_string(), "");
+        let served: Value = serde_json::from_str(&json).expect("a result");
         let ran = &results[index];
         assert_eq!(
             (&served["verdict"], &served["cases"]),
@@ -317,6 +289,4 @@ fn serve_judges_as_run_does() {
             "sample {index}: {sample}"
         );
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }

@@ -2,101 +2,11 @@
 //! bounds a hostile client meets (429, 413, 400 with the JSON path, 401; SandboxFusion's routes
 //! wait, then 504 or 503), the static files kept inside the site, and SIGTERM draining to exit 0.
 
-use crate::support::{repo, wasmeval};
+use crate::support::{post, repo, wasmeval, Server};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 use std::time::Duration;
-
-/// A running server, stopped (SIGTERM, then a kill) when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Server {
-    fn start(args: &[&str]) -> Server {
-        let demo_tasks = repo().join("demo/tasks.jsonl");
-        let mut child = wasmeval()
-            .args(["serve", "--bind", "127.0.0.1:0", "--tasks"])
-            .arg(&demo_tasks)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_owned();
-        Server { child, address }
-    }
-
-    /// Sends a raw request; (status, headers, body).
-    fn raw(&self, request: &[u8]) -> (u16, String, String) {
-        send(&self.address, request)
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        let (status, _, body) = self
-            .raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
-        (status, body)
-    }
-
-    fn post(&self, path: &str, body: &str, extra: &str) -> (u16, String, String) {
-        post(&self.address, path, body, extra)
-    }
-
-    fn terminate(&mut self) -> std::process::ExitStatus {
-        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
-        rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
-        self.child.wait().unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Sends `request` to `address` and reads the whole response: (status, headers, body).
-fn send(address: &str, request: &[u8]) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .unwrap();
-    stream.write_all(request).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head.to_owned(), body.to_owned())
-}
-
-fn post(address: &str, path: &str, body: &str, extra: &str) -> (u16, String, String) {
-    send(
-        address,
-        format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .as_bytes(),
-    )
-}
 
 /// The demo's first task (demo/0), whose reference solution passes.
 fn first_demo_task() -> Value {

@@ -1,8 +1,11 @@
 //! Helpers shared by the tests: running the binary and reading its output folder.
 
 use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
 
 /// The repository's root.
 pub fn repo() -> PathBuf {
@@ -157,4 +160,101 @@ pub fn hostile_corpus(language: &str, ext: &str, comment: &str) -> Vec<Hostile> 
         .collect();
     programs.sort_by(|a, b| a.name.cmp(&b.name));
     programs
+}
+
+/// A running server, stopped (SIGTERM, then a kill) when dropped.
+pub struct Server {
+    /// The server's process.
+    pub child: Child,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+}
+
+impl Server {
+    /// `wasmeval serve` on the demo's tasks with `args`.
+    pub fn start(args: &[&str]) -> Server {
+        Server::start_with(&repo().join("demo/tasks.jsonl"), args)
+    }
+
+    /// `wasmeval serve` on `tasks` with `args`, once it says where it listens.
+    pub fn start_with(tasks: &Path, args: &[&str]) -> Server {
+        let mut child = wasmeval()
+            .args(["serve", "--bind", "127.0.0.1:0", "--tasks"])
+            .arg(tasks)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server { child, address }
+    }
+
+    /// Sends a raw request; (status, headers, body).
+    pub fn raw(&self, request: &[u8]) -> (u16, String, String) {
+        send(&self.address, request)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let (status, _, body) = self
+            .raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        (status, body)
+    }
+
+    pub fn post(&self, path: &str, body: &str, extra: &str) -> (u16, String, String) {
+        post(&self.address, path, body, extra)
+    }
+
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `request` to `address` and reads the whole response: (status, headers, body).
+pub fn send(address: &str, request: &[u8]) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// POSTs `body` as JSON to `path`, with `extra` header lines; (status, headers, body).
+pub fn post(address: &str, path: &str, body: &str, extra: &str) -> (u16, String, String) {
+    send(
+        address,
+        format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
 }
