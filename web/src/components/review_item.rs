@@ -119,8 +119,9 @@ pub(super) fn item_view(props: &ItemProps) -> Html {
     }
 }
 
-/// The rubric's rows: each level a numbered button (its label in its title and once for the
-/// focused row below the table), the chosen level named in its row.
+/// The rubric's rows: each level a numbered button (its label in its title, and for the focused
+/// row below the table), the chosen one marked; a row a line, so that all of them fit beside the
+/// code.
 fn rubric_rows(
     session: &UseReducerHandle<Reviewing>,
     s: &Session,
@@ -145,7 +146,7 @@ fn rubric_rows(
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, row)| {
                         let focused = i == s.row;
-                        let (name, cells, chosen) = match row {
+                        let (name, cells) = match row {
                             Row::Score { property, side } => {
                                 let levels = s.rubric.property(property).map(|p| p.levels.clone()).unwrap_or_default();
                                 let given = s.score(property, *side);
@@ -156,21 +157,20 @@ fn rubric_rows(
                                     };
                                     button(i, l + 1, given == Some(level.value), &level.label, title)
                                 }).collect();
-                                let chosen = levels.iter().find(|l| Some(l.value) == given).map(|l| l.label.clone());
-                                (format!("{} · {}", property.replace('_', " "), side_names[*side]), cells, chosen)
+                                (format!("{} · {}", property.replace('_', " "), side_names[*side]), cells)
                             }
                             Row::Better => {
                                 let better = s.better[s.position];
                                 let cells = [0usize, 1].iter().map(|&b| {
                                     button(i, b + 1, better == Some(b), side_names[b], side_names[b].to_owned())
                                 }).collect();
-                                ("Better".to_owned(), cells, better.map(|b| side_names[b].to_owned()))
+                                ("Better".to_owned(), cells)
                             }
                         };
                         html! {
                             <tr class={classes!(focused.then_some("focused"))} data-row={i.to_string()}>
                                 <th scope="row">{ name }</th>
-                                <td>{ for cells }<span class="chosen-label">{ chosen.unwrap_or_default() }</span></td>
+                                <td>{ for cells }</td>
                             </tr>
                         }
                     }) }
