@@ -880,9 +880,27 @@ impl Bundle {
     }
 
     /// Parses a bundle, saying what is wrong with the path of the field (`results[3].verdict`).
+    /// A run's `results.jsonl` (or one of its lines) is named as such, with the command that
+    /// makes a bundle of its run.
     pub fn parse(text: &str) -> Result<Bundle, String> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let results_line = |line: &str| {
+            serde_json::from_str::<serde_json::Value>(line)
+                .is_ok_and(|v| v.get("verdict").is_some() && v.get("task_id").is_some())
+        };
+        let results_file = || {
+            "this is a run's results.jsonl (one result a line), not a bundle: make one with \
+             `wasmeval report RUN_FOLDER --bundle bundle.json` (RUN_FOLDER is the --out of \
+             `wasmeval run`) and open that"
+                .to_owned()
+        };
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(_) if text.lines().next().is_some_and(results_line) => return Err(results_file()),
+            Err(e) => return Err(format!("not JSON: {e}")),
+        };
+        if value.get("kind").is_none() && results_line(text) {
+            return Err(results_file());
+        }
         match value.get("kind").and_then(|k| k.as_str()) {
             Some(BUNDLE_KIND) => {}
             Some(other) => return Err(format!("kind: expected `{BUNDLE_KIND}`, found `{other}`")),
@@ -1004,6 +1022,21 @@ pub fn combine_runs(runs: Vec<NamedRun>) -> Result<Combined, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_a_dropped_results_file_is_named_with_the_command_that_makes_a_bundle() {
+        // Issue 40: dropping results.jsonl on the site said "not JSON: trailing characters".
+        let line =
+            r#"{"format_version":1,"index":0,"task_id":"demo/0","verdict":"passed","cases":[]}"#;
+        for text in [format!("{line}\n{line}\n"), format!("{line}\n")] {
+            let error = Bundle::parse(&text).unwrap_err();
+            assert!(
+                error.contains("results.jsonl") && error.contains("--bundle"),
+                "{error}"
+            );
+        }
+        assert!(Bundle::parse("{").unwrap_err().starts_with("not JSON"));
+    }
 
     #[test]
     fn tasks_solved_by_one_model_only_are_listed_both_ways() {
