@@ -1103,7 +1103,12 @@ def _wasmeval_main(mode):
             builtin = builtins.__dict__.get(name)
             if type_of(builtin) is type and issubclass(builtin, Exception):
                 try:
-                    return builtin(detail)
+                    error = builtin(detail)
+                    if to_text(error) != detail:
+                        # KeyError's text is its key's repr: the partner's text, as it was
+                        # (`KeyError: 3`, not `KeyError: '3'`).
+                        error = type_type(name, (builtin,), {"__str__": lambda _: detail})(detail)
+                    return error
                 except base_exception:
                     pass
             return RuntimeError(name + (": " + detail if detail else ""))
