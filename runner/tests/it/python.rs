@@ -214,7 +214,10 @@ fn regression_issue_33_python_verdicts_are_what_pythons_own_eq_says() {
     // An exception raised in the candidate's instance reads as Python prints it: a KeyError's
     // text is its key's repr (`KeyError: 3`; it read `KeyError: '3'`).
     assert_runtime_error(of(20, "key_error"), "message", "KeyError: 3");
-    assert!(!of(20, "key_error")["message"].as_str().unwrap().contains("'3'"));
+    assert!(!of(20, "key_error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("'3'"));
 }
 
 #[test]
