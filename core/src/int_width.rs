@@ -23,6 +23,17 @@
 //!   literal suffixes such as `0isize`), padded with two spaces so every column stays where it
 //!   was. `usize` stays 32 bits wide: it indexes memory.
 //!
+//! C++'s `size_t` cannot be widened (libc++ and every pointer are built on it), but the sizes
+//! programs compute with are: [`widen_sizes`] wraps each `x.size()` and `x.length()` (also after
+//! `->`) in `__wasmeval_size(...)`, which [`with_size_helper`] declares: a `size_t` becomes an
+//! `unsigned long long` (the value of LP64's `size_t` is the same, being below 2^32), anything else
+//! stays what it was. MultiPL-E's HumanEval_70 needs it: `long r = lst.size() - 1` on an empty
+//! vector is -1 on LP64 and 4294967295 with a 32-bit `size_t`. The wrapped call is typed
+//! differently, so a program that compiles only with a 32-bit `size_t` (`std::max(v.size(),
+//! (size_t)1)` deduces two types) is compiled again without it (`languages::compiled` in the
+//! runner). A call that is an argument of a `printf`/`scanf`-family call, or whose object
+//! expression is not a plain chain of names, members, calls and subscripts, stays as it is.
+//!
 //! What it does not change: `size_t`, `usize`, pointers (the memory is 32-bit); a `%lu` given an
 //! `unsigned long` variable; a program that names its own things `isize`, `labs` or `LONG_MAX`
 //! (they are renamed too). Lines never move (no line break is added or removed), so compile
@@ -281,12 +292,303 @@ fn rust(code: &str) -> String {
     out
 }
 
+/// The declaration [`widen_sizes`]'s calls need, put before C++ `code`: on wasm32 `size_t` is
+/// `unsigned long` (32 bits), which the overload widens; every other type goes through the template
+/// unchanged. `#line 1` keeps the line numbers of compile errors.
+pub fn with_size_helper(code: &str) -> String {
+    format!(
+        "template <class T> inline T {SIZE_HELPER}(T n) {{ return n; }}\n\
+         inline unsigned long long {SIZE_HELPER}(unsigned long n) {{ return n; }}\n#line 1\n{code}"
+    )
+}
+
+/// The function [`widen_sizes`] wraps size calls in.
+const SIZE_HELPER: &str = "__wasmeval_size";
+
+/// C++ `code` with each `x.size()` and `x.length()` wrapped in `__wasmeval_size(...)` (see the
+/// module's documentation); other languages' code as it is. Lines and the words in them stay.
+pub fn widen_sizes(language: Language, code: &str) -> String {
+    if language != Language::Cpp {
+        return code.to_owned();
+    }
+    let bytes = code.as_bytes();
+    let in_code = code_mask(bytes);
+    let mut wraps: Vec<(usize, usize)> = Vec::new();
+    for token in tokens(code, true) {
+        let name = &code[token.start..token.end];
+        if token.kind != Kind::Word || !matches!(name, "size" | "length") {
+            continue;
+        }
+        // `name` then `(` and `)`, with only blanks between.
+        let Some(open) = next_code(bytes, &in_code, token.end).filter(|&i| bytes[i] == b'(') else {
+            continue;
+        };
+        let Some(close) = next_code(bytes, &in_code, open + 1).filter(|&i| bytes[i] == b')') else {
+            continue;
+        };
+        // `.` or `->` before the name.
+        let Some(member) = previous_code(bytes, &in_code, token.start) else {
+            continue;
+        };
+        let access = match bytes[member] {
+            b'.' => member,
+            b'>' if member > 0 && bytes[member - 1] == b'-' => member - 1,
+            _ => continue,
+        };
+        let Some(start) = object_start(code, &in_code, access) else {
+            continue;
+        };
+        if in_formatted_call(code, &in_code, start) {
+            continue;
+        }
+        wraps.push((start, close + 1));
+    }
+    // Calls nest (`a[b.size()].size()`): opening texts go in at starts, closing at ends, in order.
+    let mut edits: Vec<(usize, &str)> = wraps
+        .iter()
+        .flat_map(|&(start, end)| [(start, "__wasmeval_size("), (end, ")")])
+        .collect();
+    // At one index a closing paren goes before an opening one: `f(a.size())` ends where nothing
+    // starts, but `(a.size())+b.size()` could; stable sort keeps the rest in order.
+    edits.sort_by_key(|&(at, text)| (at, text != ")"));
+    let mut out = String::with_capacity(code.len() + edits.len() * 10);
+    let mut last = 0;
+    for (at, text) in edits {
+        out.push_str(&code[last..at]);
+        out.push_str(text);
+        last = at;
+    }
+    out.push_str(&code[last..]);
+    out
+}
+
+/// For each byte of `bytes`, whether it is code (not in a comment, string or character literal).
+fn code_mask(bytes: &[u8]) -> Vec<bool> {
+    let mut mask = vec![true; bytes.len()];
+    let mut i = 0;
+    while i < bytes.len() {
+        match skip_non_code(bytes, i) {
+            Some(next) => {
+                let next = next.min(bytes.len());
+                mask[i..next].iter_mut().for_each(|m| *m = false);
+                i = next.max(i + 1);
+            }
+            None => i += 1,
+        }
+    }
+    mask
+}
+
+/// The first code byte at or after `from` that is not blank.
+fn next_code(bytes: &[u8], in_code: &[bool], from: usize) -> Option<usize> {
+    (from..bytes.len()).find(|&i| in_code[i] && !bytes[i].is_ascii_whitespace())
+}
+
+/// The last code byte before `before` that is not blank.
+fn previous_code(bytes: &[u8], in_code: &[bool], before: usize) -> Option<usize> {
+    (0..before)
+        .rev()
+        .find(|&i| in_code[i] && !bytes[i].is_ascii_whitespace())
+}
+
+/// Words after which a parenthesised expression is not a call's arguments.
+const NOT_CALLEES: [&str; 14] = [
+    "return",
+    "case",
+    "sizeof",
+    "throw",
+    "co_return",
+    "co_yield",
+    "co_await",
+    "delete",
+    "new",
+    "and",
+    "or",
+    "not",
+    "else",
+    "do",
+];
+
+/// Where the object expression before the member access at `access` (`.` or `->`) starts: a
+/// chain of names, `::`, `.`, `->`, calls and subscripts, or a parenthesised expression. `None`
+/// when it is anything else (a template's `>`, braces, a lambda): such a call is left alone.
+fn object_start(code: &str, in_code: &[bool], access: usize) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The start of the balanced group closed at `close`.
+    let group_start = |close: usize| -> Option<usize> {
+        let (open, shut) = match bytes[close] {
+            b')' => (b'(', b')'),
+            _ => (b'[', b']'),
+        };
+        let mut depth = 0usize;
+        for i in (0..=close).rev().filter(|&i| in_code[i]) {
+            if bytes[i] == shut {
+                depth += 1;
+            } else if bytes[i] == open {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    };
+    let word_start = |end: usize| (0..end).rev().take_while(|&i| ident(bytes[i])).last();
+    #[derive(PartialEq)]
+    enum After {
+        Access,
+        Name,
+        Group(u8),
+    }
+    let mut start = access;
+    let mut after = After::Access;
+    loop {
+        let previous = previous_code(bytes, in_code, start);
+        match after {
+            // After `.`, `->` or `::`: a name or a group must come before.
+            After::Access => {
+                let at = previous?;
+                if ident(bytes[at]) {
+                    start = word_start(at + 1)?;
+                    after = After::Name;
+                } else if matches!(bytes[at], b')' | b']') {
+                    start = group_start(at)?;
+                    after = After::Group(bytes[at]);
+                } else {
+                    return None;
+                }
+            }
+            After::Name => match previous {
+                Some(at) if bytes[at] == b'.' => {
+                    start = at;
+                    after = After::Access;
+                }
+                Some(at) if at > 0 && bytes[at] == b'>' && bytes[at - 1] == b'-' => {
+                    start = at - 1;
+                    after = After::Access;
+                }
+                Some(at) if at > 0 && bytes[at] == b':' && bytes[at - 1] == b':' => {
+                    start = at - 1;
+                    after = After::Access;
+                }
+                _ => return Some(start),
+            },
+            After::Group(kind) => match previous {
+                Some(at) if ident(bytes[at]) => {
+                    let word_at = word_start(at + 1)?;
+                    if NOT_CALLEES.contains(&&code[word_at..=at]) {
+                        return (kind == b')').then_some(start);
+                    }
+                    start = word_at;
+                    after = After::Name;
+                }
+                Some(at) if matches!(bytes[at], b')' | b']') => {
+                    start = group_start(at)?;
+                    after = After::Group(bytes[at]);
+                }
+                // A template's arguments or a lambda's body: the extent is not plain.
+                Some(at) if matches!(bytes[at], b'>' | b'}') => return None,
+                // A parenthesised expression; a subscript needs something to subscript.
+                _ => return (kind == b')').then_some(start),
+            },
+        }
+    }
+}
+
+/// Whether the expression at `at` is inside the arguments of a `printf`/`scanf`-family call
+/// (their variadic arguments are read at the width the format says: a widened size would shift
+/// every argument after it).
+fn in_formatted_call(code: &str, in_code: &[bool], at: usize) -> bool {
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    for i in (0..at).rev().filter(|&i| in_code[i]) {
+        match bytes[i] {
+            b')' | b']' => depth += 1,
+            b'(' | b'[' if depth > 0 => depth -= 1,
+            b'(' => {
+                let end = previous_code(bytes, in_code, i).map_or(0, |e| e + 1);
+                let callee_start = (0..end)
+                    .rev()
+                    .take_while(|&k| bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_')
+                    .last()
+                    .unwrap_or(end);
+                let callee = &code[callee_start..end];
+                if callee.ends_with("printf") || callee.ends_with("scanf") {
+                    return true;
+                }
+            }
+            b'[' => {}
+            b';' | b'{' | b'}' if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn cpp(code: &str) -> String {
         widen_integers(Language::Cpp, code)
+    }
+
+    fn sizes(code: &str) -> String {
+        widen_sizes(Language::Cpp, code)
+    }
+
+    #[test]
+    fn size_calls_on_plain_object_chains_are_wrapped() {
+        assert_eq!(
+            sizes("long r = lst.size() - 1;"),
+            "long r = __wasmeval_size(lst.size()) - 1;"
+        );
+        assert_eq!(
+            sizes("n = a[i].b->c.length ( ) ; m = std::string(x).size();"),
+            "n = __wasmeval_size(a[i].b->c.length ( )) ; m = __wasmeval_size(std::string(x).size());"
+        );
+        assert_eq!(
+            sizes("if (f(a, b).size() < (*p).size()) return (v).size(); x = this->v.size();"),
+            "if (__wasmeval_size(f(a, b).size()) < __wasmeval_size((*p).size())) \
+             return __wasmeval_size((v).size()); x = __wasmeval_size(this->v.size());"
+        );
+        assert_eq!(
+            sizes("x = a[b.size() - 1].size();"),
+            "x = __wasmeval_size(a[__wasmeval_size(b.size()) - 1].size());"
+        );
+        assert_eq!(
+            sizes("for (int i = v.size() - 1; i >= 0; i--) {}"),
+            "for (int i = __wasmeval_size(v.size()) - 1; i >= 0; i--) {}"
+        );
+    }
+
+    #[test]
+    fn size_calls_whose_extent_or_use_is_unsure_stay() {
+        for code in [
+            "printf(\"%lu %d\", v.size(), x);",
+            "std::printf(\"%d\", std::max(a, b.size()));",
+            "scanf(\"%d\", &v[v.size() - 1]);",
+            "n = std::get<0>(t).size();",
+            "n = std::vector<int>{1, 2}.size();",
+            "n = [&] { return v; }().size();",
+            "// v.size() - 1\n",
+            "s = \"v.size() - 1\";",
+            "size_t size() const { return n; } int length(int x);",
+            "n = v.size; m = v.size(1); k = size();",
+            "n = ::v.size();",
+        ] {
+            assert_eq!(sizes(code), code);
+        }
+        assert_eq!(widen_sizes(Language::C, "n = v.size();"), "n = v.size();");
+        assert_eq!(widen_sizes(Language::Rust, "v.len() - 1"), "v.len() - 1");
+    }
+
+    #[test]
+    fn the_size_helper_keeps_line_numbers() {
+        let helped = with_size_helper("int main() {}\n");
+        assert!(helped.ends_with("\n#line 1\nint main() {}\n"), "{helped}");
+        assert!(helped.contains("unsigned long n"), "{helped}");
     }
 
     #[test]

@@ -6,14 +6,15 @@
 //! its end and writes the run's token), and one build of the candidate runs the `io` cases.
 //!
 //! Every piece of the program the compiler sees (prelude, candidate, setup, test) is first given
-//! the 64-bit `long` and `isize` of the hosts the benchmarks were written on
-//! ([`wasmeval_core::int_width`]); wasmeval's own support code is not.
+//! the 64-bit `long` and `isize` of the hosts the benchmarks were written on, and in C++ sizes
+//! (`x.size()`) as wide as their `size_t` ([`wasmeval_core::int_width`]); wasmeval's own support
+//! code is not. A C++ program that compiles only with 32-bit sizes is built again without them.
 
 use super::{execute, fresh_token, Context, LanguageRoute, Program};
 use crate::sandbox::{cache, Entry, Invocation};
 use crate::toolchain::{Compiled, Toolchains};
 use anyhow::Context as _;
-use wasmeval_core::int_width::widen_integers;
+use wasmeval_core::int_width::{widen_integers, widen_sizes, with_size_helper};
 use wasmeval_core::judging::compiled::{
     assertion_program, calls_program, judge_assertion_program, whole_program,
 };
@@ -48,7 +49,6 @@ impl LanguageRoute for Toolchains {
                 ),
             );
         }
-        let candidate = candidate(task, sample);
         let token = fresh_token()?;
         for suite in &task.tests {
             let TestSuite::Calls { setup, cases, .. } = suite else {
@@ -73,22 +73,29 @@ impl LanguageRoute for Toolchains {
                 );
                 continue;
             }
-            let setup = widen_integers(task.language, setup);
-            let source = calls_program(task.language, &candidate, &setup);
-            run_calls_suite(self, cx, task, suite, &source, &token, log)?;
+            let source = |widths| {
+                calls_program(
+                    task.language,
+                    &candidate(task, sample, widths),
+                    &widen(task, widths, setup),
+                )
+            };
+            run_calls_suite(self, cx, task, suite, source, &token, log)?;
         }
         for (setup, case) in task.assertion_cases() {
             if let Some(skipped) = log.not_run(&case.name) {
                 log.push(skipped);
                 continue;
             }
-            let source = assertion_program(
-                task.language,
-                &candidate,
-                &widen_integers(task.language, setup),
-                &widen_integers(task.language, &case.code),
-            );
-            match build(self, cx, task, &source)? {
+            let source = |widths| {
+                assertion_program(
+                    task.language,
+                    &candidate(task, sample, widths),
+                    &widen(task, widths, setup),
+                    &widen(task, widths, &case.code),
+                )
+            };
+            match build_widest(self, cx, task, source)? {
                 Err(outcome) => log.push(outcome.into_case(case.name.as_str())),
                 Ok(program) => {
                     // The token reaches the program as argv[1], at run time: not in the module.
@@ -109,28 +116,64 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build(
-            self,
-            cx,
-            task,
-            &whole_program(task.language, &candidate(task, sample)),
-        )
+        build_widest(self, cx, task, |widths| {
+            whole_program(task.language, &candidate(task, sample, widths))
+        })
     }
 }
 
-/// The sample's program after the task's prelude, with the 64-bit integers of LP64 hosts.
-fn candidate(task: &Task, sample: &Sample) -> String {
-    widen_integers(task.language, &task.with_prelude(sample.program(task)))
+/// How much of LP64's integer model a program's own pieces get ([`wasmeval_core::int_width`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Widths {
+    /// 64-bit `long` and `isize`, and in C++ 64-bit sizes: what is tried first.
+    WithSizes,
+    /// 64-bit `long` and `isize` only: for a program that compiles only with 32-bit sizes.
+    IntegersOnly,
 }
 
-/// Runs one `calls` suite's driver `source` (the candidate and the driver, built by
-/// `calls_program`) and judges the values it reports on the host, as the Python harness's.
+/// A piece of the program's own code (candidate, setup or test) with `widths`.
+fn widen(task: &Task, widths: Widths, code: &str) -> String {
+    let code = widen_integers(task.language, code);
+    match widths {
+        Widths::WithSizes => widen_sizes(task.language, &code),
+        Widths::IntegersOnly => code,
+    }
+}
+
+/// The sample's program after the task's prelude, with `widths`.
+fn candidate(task: &Task, sample: &Sample, widths: Widths) -> String {
+    widen(task, widths, &task.with_prelude(sample.program(task)))
+}
+
+/// Builds the program `source` composes, first with 64-bit sizes; when that does not compile
+/// and the sizes changed the source, again without them: a size typed `unsigned long long` can
+/// break what compiles with the 32-bit `size_t` (`std::max(v.size(), (size_t)1)` deduces two
+/// types), and such a program must get the verdict it got before sizes were widened.
+fn build_widest(
+    toolchains: &Toolchains,
+    cx: &Context<'_>,
+    task: &Task,
+    source: impl Fn(Widths) -> String,
+) -> anyhow::Result<Result<Program, Outcome>> {
+    let narrow = source(Widths::IntegersOnly);
+    let wide = source(Widths::WithSizes);
+    if wide != narrow {
+        match build(toolchains, cx, task, &with_size_helper(&wide))? {
+            Err(outcome) if outcome.verdict == Verdict::CompileError => {}
+            built => return Ok(built),
+        }
+    }
+    build(toolchains, cx, task, &narrow)
+}
+
+/// Runs one `calls` suite's driver (the candidate and the driver, which `source` composes with
+/// `calls_program` at the widths asked) and judges the values it reports on the host, as the Python harness's.
 fn run_calls_suite(
     toolchains: &Toolchains,
     cx: &Context<'_>,
     task: &Task,
     suite: &TestSuite,
-    source: &str,
+    source: impl Fn(Widths) -> String,
     token: &Token,
     log: &mut CaseLog,
 ) -> anyhow::Result<()> {
@@ -140,7 +183,7 @@ fn run_calls_suite(
         ..task.clone()
     };
     let layout = Layout::of(&alone);
-    match build(toolchains, cx, task, source)? {
+    match build_widest(toolchains, cx, task, source)? {
         Err(outcome) => log.fail_all(layout.names.iter().map(String::as_str), &outcome),
         Ok(program) => {
             let execution = execute(cx, &program, &[token.as_str()], Vec::new(), log)?;

@@ -134,6 +134,38 @@ fn long_and_isize_are_64_bits_wide_as_on_the_hosts_the_tests_were_written_on() {
 }
 
 #[test]
+fn cpp_sizes_are_as_wide_as_lp64s_size_t_and_what_needs_a_32_bit_size_t_still_builds() {
+    // Issue 33: MultiPL-E's HumanEval_70 and 105 (`long r = lst.size() - 1` on an empty vector:
+    // -1 with g++ on LP64, 4294967295 with wasm32's `size_t`, then an out-of-bounds trap).
+    let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
+    let out = tempfile::tempdir().unwrap();
+    run(
+        &fixtures.join("size_width_cpp.jsonl"),
+        &fixtures.join("size_width_cpp_solutions.jsonl"),
+        out.path(),
+        &["--jobs", "2"],
+    );
+    let results = results(out.path());
+    let summary: Vec<(&str, &str)> = results
+        .iter()
+        .map(|r| (r["model"].as_str().unwrap(), r["verdict"].as_str().unwrap()))
+        .collect();
+    // As g++ judges them: the wide sizes fix the first; the second deduces `std::max`'s type
+    // from a 32-bit `size_t` (built again without wide sizes); the third formats a size with
+    // `%lu` (left alone: a wide one would shift the `%d` after it); the last is wrong.
+    assert_eq!(
+        summary,
+        [
+            ("size-minus-one", "passed"),
+            ("deduces-size-t", "passed"),
+            ("formats-a-size", "passed"),
+            ("wrong", "wrong_answer"),
+        ],
+        "{results:#?}"
+    );
+}
+
+#[test]
 fn a_rust_compile_error_is_named_by_its_error_not_the_non_snake_case_warning_before_it() {
     let results = int_width_results("rs");
     let wrong = &results[2];
