@@ -80,7 +80,8 @@ impl LanguageRoute for Toolchains {
                     &widen(task, widths, setup),
                 )
             };
-            run_calls_suite(self, cx, task, suite, source, &token, log)?;
+            let own: [&str; 2] = [&written(task, sample), setup];
+            run_calls_suite(self, cx, task, suite, (&own, source), &token, log)?;
         }
         for (setup, case) in task.assertion_cases() {
             if let Some(skipped) = log.not_run(&case.name) {
@@ -95,7 +96,8 @@ impl LanguageRoute for Toolchains {
                     &widen(task, widths, &case.code),
                 )
             };
-            match build_widest(self, cx, task, source)? {
+            let own: [&str; 3] = [&written(task, sample), setup, &case.code];
+            match build_lp64(self, cx, task, &own, source)? {
                 Err(outcome) => log.push(outcome.into_case(case.name.as_str())),
                 Ok(program) => {
                     // The token reaches the program as argv[1], at run time: not in the module.
@@ -116,7 +118,7 @@ impl LanguageRoute for Toolchains {
         task: &Task,
         sample: &Sample,
     ) -> anyhow::Result<Result<Program, Outcome>> {
-        build_widest(self, cx, task, |widths| {
+        build_lp64(self, cx, task, &[&written(task, sample)], |widths| {
             whole_program(task.language, &candidate(task, sample, widths))
         })
     }
@@ -125,6 +127,8 @@ impl LanguageRoute for Toolchains {
 /// How much of LP64's integer model a program's own pieces get ([`wasmeval_core::int_width`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Widths {
+    /// None: the pieces as written, for the Rust check on the host ([`build_lp64`]).
+    AsWritten,
     /// 64-bit `long` and `isize`, and in C++ 64-bit sizes: what is tried first.
     WithSizes,
     /// 64-bit `long` and `isize` only: for a program that compiles only with 32-bit sizes.
@@ -133,28 +137,47 @@ enum Widths {
 
 /// A piece of the program's own code (candidate, setup or test) with `widths`.
 fn widen(task: &Task, widths: Widths, code: &str) -> String {
+    if widths == Widths::AsWritten {
+        return code.to_owned();
+    }
     let code = widen_integers(task.language, code);
     match widths {
         Widths::WithSizes => widen_sizes(task.language, &code),
-        Widths::IntegersOnly => code,
+        _ => code,
     }
+}
+
+/// The sample's program after the task's prelude, as written.
+fn written(task: &Task, sample: &Sample) -> String {
+    task.with_prelude(sample.program(task))
 }
 
 /// The sample's program after the task's prelude, with `widths`.
 fn candidate(task: &Task, sample: &Sample, widths: Widths) -> String {
-    widen(task, widths, &task.with_prelude(sample.program(task)))
+    widen(task, widths, &written(task, sample))
 }
 
-/// Builds the program `source` composes, first with 64-bit sizes; when that does not compile
-/// and the sizes changed the source, again without them: a size typed `unsigned long long` can
-/// break what compiles with the 32-bit `size_t` (`std::max(v.size(), (size_t)1)` deduces two
-/// types), and such a program must get the verdict it got before sizes were widened.
-fn build_widest(
+/// Builds the program `source` composes as the 64-bit hosts the benchmarks were written on
+/// would: first with 64-bit sizes; when that does not compile and the sizes changed the source,
+/// again without them (a size typed `unsigned long long` can break what compiles with the 32-bit
+/// `size_t`: `std::max(v.size(), (size_t)1)` deduces two types). A Rust program whose `own` code
+/// (candidate, setup, test; not wasmeval's support) names both `isize` and `i64` is first
+/// type-checked as written for the host, where the two are distinct types: widened, it would
+/// compile where rustc rejects it (E0308).
+fn build_lp64(
     toolchains: &Toolchains,
     cx: &Context<'_>,
     task: &Task,
+    own: &[&str],
     source: impl Fn(Widths) -> String,
 ) -> anyhow::Result<Result<Program, Outcome>> {
+    let names = |word| own.iter().any(|code| has_word(code, word));
+    if task.language == Language::Rust && names("isize") && names("i64") {
+        let written = source(Widths::AsWritten);
+        if let Some(message) = toolchains.check_rust_on_host(&written, &cx.compile_limits)? {
+            return Ok(Err(Outcome::new(Verdict::CompileError, message)));
+        }
+    }
     let narrow = source(Widths::IntegersOnly);
     let wide = source(Widths::WithSizes);
     if wide != narrow {
@@ -166,14 +189,22 @@ fn build_widest(
     build(toolchains, cx, task, &narrow)
 }
 
+/// Whether `word` occurs in `code` as a whole word (comments and strings included: it only
+/// decides whether a check runs).
+fn has_word(code: &str, word: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.match_indices(word)
+        .any(|(at, _)| !code[..at].ends_with(part) && !code[at + word.len()..].starts_with(part))
+}
+
 /// Runs one `calls` suite's driver (the candidate and the driver, which `source` composes with
-/// `calls_program` at the widths asked) and judges the values it reports on the host, as the Python harness's.
+/// `calls_program` at the widths asked from the `own` code) and judges the values it reports on the host, as the Python harness's.
 fn run_calls_suite(
     toolchains: &Toolchains,
     cx: &Context<'_>,
     task: &Task,
     suite: &TestSuite,
-    source: impl Fn(Widths) -> String,
+    (own, source): (&[&str], impl Fn(Widths) -> String),
     token: &Token,
     log: &mut CaseLog,
 ) -> anyhow::Result<()> {
@@ -183,7 +214,7 @@ fn run_calls_suite(
         ..task.clone()
     };
     let layout = Layout::of(&alone);
-    match build_widest(toolchains, cx, task, source)? {
+    match build_lp64(toolchains, cx, task, own, source)? {
         Err(outcome) => log.fail_all(layout.names.iter().map(String::as_str), &outcome),
         Ok(program) => {
             let execution = execute(cx, &program, &[token.as_str()], Vec::new(), log)?;

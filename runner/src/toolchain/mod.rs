@@ -11,6 +11,10 @@
 //! sysroot (symlinks to wasi-libc and libc++, kept in the cache folder) so that the host's
 //! /usr/include is neither searched nor readable.
 //!
+//! A Rust program can also be type-checked for the host target
+//! ([`Toolchains::check_rust_on_host`]), under the same confinement: where `isize` is 64 bits
+//! wide and still not `i64`.
+//!
 //! Compiled modules are cached in `<cache_dir>/<key>.wasm`, the key being the SHA-256 of the
 //! compiler's `-vV` (`--version`) output, its flags and the source; a hit does not start the
 //! compiler. Compile errors are not cached (they are cheap to reproduce, and timeouts depend on
@@ -241,6 +245,45 @@ impl Compiler for Rust {
     }
     fn cache_key(&self, _language: Language, source: &str) -> String {
         cache_key(&self.version, source)
+    }
+}
+
+/// rustc checking a Rust source for the host target, where `isize` is 64 bits wide and distinct
+/// from `i64` ([`Toolchains::check_rust_on_host`]): the same confinement, other arguments.
+struct RustHostCheck<'a>(&'a Rust);
+
+impl Compiler for RustHostCheck<'_> {
+    fn program(&self) -> &Path {
+        self.0.program()
+    }
+    fn args(&self, _language: Language) -> Vec<OsString> {
+        RustToolchain::host_check_args()
+    }
+    fn source_name(&self, language: Language) -> &'static str {
+        self.0.source_name(language)
+    }
+    fn read_paths(&self) -> Vec<PathBuf> {
+        self.0.read_paths()
+    }
+    fn neutral_paths(&self) -> Vec<(&Path, &'static str)> {
+        self.0.neutral_paths()
+    }
+    fn out_of_memory(&self, output: &str, signal: Option<i32>) -> bool {
+        self.0.out_of_memory(output, signal)
+    }
+    fn reports_crashes(&self) -> bool {
+        false
+    }
+    fn cache_key(&self, language: Language, source: &str) -> String {
+        let flags: Vec<String> = RustToolchain::host_check_args()
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        key(
+            &self.0.version,
+            &flags.join("\0"),
+            &format!("{language}\0{source}"),
+        )
     }
 }
 
@@ -485,8 +528,82 @@ impl Toolchains {
                 return Err(error).with_context(|| format!("cannot read {}", cached.display()))
             }
         }
-
         let compiler = self.compiler(language)?;
+        let ran = match self.run_confined(compiler, language, source, limits)? {
+            Ok(ran) => ran,
+            Err(failed) => return Ok(failed),
+        };
+        let wasm = match std::fs::read(ran.path.join(OUTPUT_NAME)) {
+            Ok(wasm) if wasm.starts_with(b"\0asm") => wasm,
+            // The source cannot make the compiler succeed without a module as far as we know, but
+            // if it can, that is the source's failure, not the host's.
+            _ => {
+                return Ok(Compiled::Error {
+                    message: ran.message("the compiler reported success but wrote no module"),
+                })
+            }
+        };
+        if wasm.len() > MODULE_LIMIT {
+            return Ok(Compiled::Error {
+                message: ran.message(&format!(
+                    "the compiled module is {} MiB, over the {} MiB a sample may compile to",
+                    wasm.len() >> 20,
+                    MODULE_LIMIT >> 20
+                )),
+            });
+        }
+        crate::atomic_file::write(&cached, &wasm).context("cannot store the compiled module")?;
+        crate::cache_bound::trim(&self.cache_dir, CACHE_LIMIT);
+        Ok(Compiled::Module {
+            wasm: Arc::new(wasm),
+            cached: false,
+        })
+    }
+
+    /// The errors rustc for the host target gives the Rust `source` as written, or `None` when it
+    /// type-checks there (or the check ran out of time: the wasm32 build decides then). This is
+    /// the check of a program whose `isize`, widened to `i64` for wasm32 (core's `int_width`),
+    /// meets an `i64`: on the 64-bit hosts the benchmarks were written on the two are distinct
+    /// types (E0308), and after the rewrite they are one. Metadata only (no code generation);
+    /// a passing check is cached (`<key>.rust-host-check`), errors are not, as for modules.
+    pub fn check_rust_on_host(
+        &self,
+        source: &str,
+        limits: &CompileLimits,
+    ) -> Result<Option<String>> {
+        let rust = match &self.rust {
+            Ok(rust) => rust,
+            Err(reason) => bail!("no toolchain for Rust: {reason}"),
+        };
+        let check = RustHostCheck(rust);
+        let passed = self.cache_dir.join(format!(
+            "{}.rust-host-check",
+            check.cache_key(Language::Rust, source)
+        ));
+        if passed.exists() {
+            crate::cache_bound::touch(&passed);
+            return Ok(None);
+        }
+        match self.run_confined(&check, Language::Rust, source, limits)? {
+            Ok(_) => {
+                crate::atomic_file::write(&passed, b"")
+                    .context("cannot store the host type check's result")?;
+                Ok(None)
+            }
+            Err(Compiled::Error { message }) => Ok(Some(message)),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Runs `compiler` on `source` confined, in a fresh scratch folder: the folder when it
+    /// succeeded, else the source's failure (errors, limits); Err only for host failures.
+    fn run_confined(
+        &self,
+        compiler: &dyn Compiler,
+        language: Language,
+        source: &str,
+        limits: &CompileLimits,
+    ) -> Result<std::result::Result<Ran, Compiled>> {
         let scratch = Scratch::new()?;
         compiler.write_source(language, source, &scratch.path)?;
         let mut confinement = confinement(compiler.read_paths(), &scratch.path, limits);
@@ -517,36 +634,38 @@ impl Toolchains {
         if !finished.stdout.is_empty() {
             raw.push_str(&String::from_utf8_lossy(&finished.stdout));
         }
-        let said = neutralise_paths(&raw, &scratch.path, &compiler.neutral_paths());
-        let message = |note: &str| {
-            let truncated = finished.discarded > 0 || said.len() as u64 > limits.output_bytes;
-            compose(&said, note, truncated, limits.output_bytes)
+        let ran = Ran {
+            said: neutralise_paths(&raw, &scratch.path, &compiler.neutral_paths()),
+            truncated: finished.discarded > 0,
+            output_bytes: limits.output_bytes,
+            path: scratch.path.clone(),
+            _scratch: scratch,
         };
 
         if finished.wall_killed {
-            return Ok(Compiled::Timeout {
-                message: message(&format!(
+            return Ok(Err(Compiled::Timeout {
+                message: ran.message(&format!(
                     "compilation stopped: over {} s of wall-clock time",
                     limits.wall().as_secs()
                 )),
-            });
+            }));
         }
         let signal = finished.status.signal();
         if signal == Some(libc_signal::XCPU) || signal == Some(libc_signal::KILL) {
-            return Ok(Compiled::Timeout {
-                message: message(&format!(
+            return Ok(Err(Compiled::Timeout {
+                message: ran.message(&format!(
                     "compilation stopped: over {} s of CPU time",
                     limits.cpu_seconds
                 )),
-            });
+            }));
         }
         if signal == Some(libc_signal::XFSZ) {
-            return Ok(Compiled::Error {
-                message: message(&format!(
+            return Ok(Err(Compiled::Error {
+                message: ran.message(&format!(
                     "compilation stopped: the compiler wrote a file over {} MiB",
                     FILE_LIMIT >> 20
                 )),
-            });
+            }));
         }
         if !finished.status.success() {
             let out_of_memory = compiler.out_of_memory(&raw, signal);
@@ -557,40 +676,36 @@ impl Toolchains {
                 )
             } else if let (Some(signal), true) = (signal, compiler.reports_crashes()) {
                 format!("the compiler crashed (signal {signal})")
-            } else if said.trim().is_empty() {
+            } else if ran.said.trim().is_empty() {
                 format!("the compiler failed ({})", finished.status)
             } else {
                 String::new()
             };
-            return Ok(Compiled::Error {
-                message: message(&note),
-            });
+            return Ok(Err(Compiled::Error {
+                message: ran.message(&note),
+            }));
         }
-        let wasm = match std::fs::read(scratch.path.join(OUTPUT_NAME)) {
-            Ok(wasm) if wasm.starts_with(b"\0asm") => wasm,
-            // The source cannot make the compiler succeed without a module as far as we know, but
-            // if it can, that is the source's failure, not the host's.
-            _ => {
-                return Ok(Compiled::Error {
-                    message: message("the compiler reported success but wrote no module"),
-                })
-            }
-        };
-        if wasm.len() > MODULE_LIMIT {
-            return Ok(Compiled::Error {
-                message: message(&format!(
-                    "the compiled module is {} MiB, over the {} MiB a sample may compile to",
-                    wasm.len() >> 20,
-                    MODULE_LIMIT >> 20
-                )),
-            });
-        }
-        crate::atomic_file::write(&cached, &wasm).context("cannot store the compiled module")?;
-        crate::cache_bound::trim(&self.cache_dir, CACHE_LIMIT);
-        Ok(Compiled::Module {
-            wasm: Arc::new(wasm),
-            cached: false,
-        })
+        Ok(Ok(ran))
+    }
+}
+
+/// A compiler run that succeeded: its scratch folder (removed when this is dropped) and what it
+/// said.
+struct Ran {
+    /// What the compiler wrote, host paths neutralised.
+    said: String,
+    /// Whether output past the cap was discarded.
+    truncated: bool,
+    output_bytes: u64,
+    path: PathBuf,
+    _scratch: Scratch,
+}
+
+impl Ran {
+    /// What the compiler said, capped, followed by `note`.
+    fn message(&self, note: &str) -> String {
+        let truncated = self.truncated || self.said.len() as u64 > self.output_bytes;
+        compose(&self.said, note, truncated, self.output_bytes)
     }
 }
 

@@ -127,6 +127,26 @@ impl RustToolchain {
             .collect()
     }
 
+    /// rustc's arguments for type-checking the scratch folder's `main.rs` for the host target
+    /// (metadata only: nothing is generated or linked), as rustc on a 64-bit host would see it.
+    pub fn host_check_args() -> Vec<OsString> {
+        [
+            "--edition",
+            "2021",
+            "--target",
+            HOST_TARGET,
+            "--emit=metadata",
+            "--crate-type",
+            "bin",
+            "-o",
+            "check.rmeta",
+            SOURCE_NAME,
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect()
+    }
+
     /// What the confined compiler may read: the toolchain and the shared libraries it loads (each
     /// file, as `ldd` resolves them, and the dynamic loader; the library folders whole only where
     /// `ldd` is missing). Nothing else: not /etc (the loader's cache included), /usr/lib's other

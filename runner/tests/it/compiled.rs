@@ -166,6 +166,32 @@ fn cpp_sizes_are_as_wide_as_lp64s_size_t_and_what_needs_a_32_bit_size_t_still_bu
 }
 
 #[test]
+fn rust_that_mixes_isize_and_i64_is_a_compile_error_as_with_rustc_on_a_64_bit_host() {
+    // Issue 33: `isize` widened to `i64` made the two one type, so a program rustc rejects
+    // (E0308, as MultiPL-E's own harness does) passed; it is type-checked as written first.
+    let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
+    let out = tempfile::tempdir().unwrap();
+    run(
+        &fixtures.join("int_width_rs.jsonl"),
+        &fixtures.join("isize_i64_rs_solutions.jsonl"),
+        out.path(),
+        &["--jobs", "2"],
+    );
+    let results = results(out.path());
+    let mixed = &results[0];
+    assert_eq!(mixed["model"], "mixes-i64");
+    assert_eq!(mixed["verdict"], "compile_error", "{mixed:#}");
+    let message = mixed["message"].as_str().unwrap();
+    assert!(
+        message.ends_with("error[E0308]: mismatched types (at main.rs:13:22)"),
+        "{message}"
+    );
+    // The same program with its conversions written out passes, 125411328000 included.
+    assert_eq!(results[1]["model"], "casts-to-i64");
+    assert_eq!(results[1]["verdict"], "passed", "{:#}", results[1]);
+}
+
+#[test]
 fn a_rust_compile_error_is_named_by_its_error_not_the_non_snake_case_warning_before_it() {
     let results = int_width_results("rs");
     let wrong = &results[2];
