@@ -50,6 +50,11 @@ pub struct ReportArgs {
     /// Add each pass@k's 95% interval (a bootstrap over tasks) as columns pass@k_low, pass@k_high.
     #[arg(long)]
     pub ci: bool,
+    /// Append the generated-versus-reference table (ScenEval's Tables IV and V: static metrics
+    /// of the samples beside their tasks' references, for all, correct and incorrect samples)
+    /// to the table format; `--format json` always holds it as `comparison`.
+    #[arg(long)]
+    pub reference_table: bool,
     /// Also write the results bundle (tasks, results, metrics) for the static site.
     #[arg(long, value_name = "FILE")]
     pub bundle: Option<PathBuf>,
@@ -220,7 +225,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         (ReportFormat::Table, Some(table)) => table.to_text(),
         (ReportFormat::Csv, Some(table)) => table.to_csv(),
         (ReportFormat::Json, Some(table)) => serde_json::to_string_pretty(table)? + "\n",
-        (ReportFormat::Table, None) => table_text(&report),
+        (ReportFormat::Table, None) => table_text(&report, args.reference_table),
         (ReportFormat::Json, None) => serde_json::to_string_pretty(&report)? + "\n",
         (ReportFormat::Csv, None) => report.table().to_csv(),
     };
@@ -334,25 +339,34 @@ fn reviews_text(
 }
 
 /// The built site's folder: `--site-assets`, else [`SITE_ASSETS_ENV`], else `web/dist` of the
-/// source tree this binary was built from; an error names the folder and how to build it.
+/// source tree this binary was built from; an error names the folder and how to build it (bad
+/// input when the flag or the variable named the folder).
 pub(crate) fn site_assets(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let dir = match (flag, std::env::var_os(SITE_ASSETS_ENV)) {
-        (Some(dir), _) => dir.to_owned(),
-        (None, Some(dir)) if !dir.is_empty() => PathBuf::from(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist"),
+    let (dir, named) = match (flag, std::env::var_os(SITE_ASSETS_ENV)) {
+        (Some(dir), _) => (dir.to_owned(), true),
+        (None, Some(dir)) if !dir.is_empty() => (PathBuf::from(dir), true),
+        _ => (
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist"),
+            false,
+        ),
     };
     let missing: Vec<&str> = SITE_FILES
         .into_iter()
         .filter(|file| !dir.join(file).is_file())
         .collect();
     if !missing.is_empty() {
-        anyhow::bail!(
+        let message = format!(
             "the static site is not built: {} has no {} (build it with scripts/build-site, \
              i.e. `cargo run --release -p xtask -- site`, or point --site-assets or {SITE_ASSETS_ENV} \
              at a built site)",
             dir.display(),
             missing.join(", ")
         );
+        // A folder the user named is bad input; this source tree's own, an install not done.
+        return Err(match named {
+            true => BadInput(message).into(),
+            false => anyhow::anyhow!(message),
+        });
     }
     Ok(dir)
 }
@@ -583,24 +597,39 @@ fn load_parts(
         return Ok((bundle.tasks, bundle.results, bundle.runs));
     }
     let results_path = path.join("results.jsonl");
+    if !results_path.is_file() {
+        return Err(BadInput(format!(
+            "{}: not a run's output folder (it has no results.jsonl); give the --out folder of \
+             `wasmeval run`, or a bundle (.json)",
+            path.display()
+        ))
+        .into());
+    }
     let results_text = input::read_text(&results_path)?;
     let results: Vec<SampleResult> =
         jsonl::parse_lines(&results_path.display().to_string(), &results_text)?;
     let tasks_path = tasks_file
         .map(Path::to_owned)
         .unwrap_or_else(|| path.join(TASKS_FILE));
-    let tasks_text = input::read_text(&tasks_path).with_context(|| {
-        format!(
-            "{} has no tasks file: pass --tasks with the run's task file",
-            path.display()
-        )
-    })?;
+    let tasks_text = match tasks_file {
+        // The user's own --tasks names its file.
+        Some(_) => input::read_text(&tasks_path)?,
+        None if !tasks_path.is_file() => {
+            return Err(BadInput(format!(
+                "{} has no {TASKS_FILE}: pass --tasks with the run's task file",
+                path.display()
+            ))
+            .into())
+        }
+        None => input::read_text(&tasks_path)?,
+    };
     let tasks = tasks::parse_tasks(&tasks_path.display().to_string(), &tasks_text)?;
     Ok((tasks, results, Vec::new()))
 }
 
-/// The metrics table, then the selection's distributions.
-fn table_text(report: &Report) -> String {
+/// The metrics table, then the selection's distributions, and with `reference_table` the
+/// generated-versus-reference table (else a line naming the flag).
+fn table_text(report: &Report, reference_table: bool) -> String {
     let mut text = format!("{}\n\n", report.headline());
     text.push_str(&report.table().to_text());
     let hidden = report.hidden_columns();
@@ -629,12 +658,18 @@ fn table_text(report: &Report) -> String {
         ));
     }
     text.push('\n');
-    if let Some(comparison) = &report.comparison {
-        text.push_str(&format!(
-            "\ngenerated vs reference code: {}\n",
-            comparison.all.coverage()
-        ));
-        text.push_str(&comparison.table().to_text());
+    match &report.comparison {
+        Some(comparison) if reference_table => {
+            text.push_str(&format!(
+                "\ngenerated vs reference code: {}\n",
+                comparison.all.coverage()
+            ));
+            text.push_str(&comparison.table().to_text());
+        }
+        Some(_) => text.push_str(
+            "\ngenerated vs reference code (static metrics): --reference-table shows the table\n",
+        ),
+        None => {}
     }
     text
 }

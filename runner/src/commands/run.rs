@@ -86,6 +86,13 @@ fn parse_language(name: &str) -> Result<Language, String> {
 /// the plan's languages need, execute on the worker pool in a second pass, write the results.
 /// The samples file is streamed each time, never held: its size costs time, not memory.
 pub fn run(args: RunArgs) -> anyhow::Result<()> {
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(BadInput(format!(
+            "--out {} is a file: give a folder (a new one, or an earlier run's to resume)",
+            args.out.display()
+        ))
+        .into());
+    }
     let input::LoadedTasks {
         mut tasks,
         text: tasks_text,

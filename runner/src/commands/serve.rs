@@ -95,6 +95,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    if args.token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(BadInput(
+            "--token is empty: give a secret that clients send as `Authorization: Bearer TOKEN`"
+                .into(),
+        )
+        .into());
+    }
     let cors = match &args.cors {
         Some(origin) => Some(origin.parse().map_err(|_| {
             BadInput(format!(
@@ -184,7 +191,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.bind))?;
+            .map_err(|e| {
+                // The flag's to fix (a port in use, an address not this machine's).
+                BadInput(format!(
+                    "--bind {}: cannot listen there ({e}); choose another address or port \
+                     (port 0 picks a free one)",
+                    args.bind
+                ))
+            })?;
         let address = listener.local_addr()?;
         // Scripts and tests read the address from this line.
         let mut stdout = std::io::stdout().lock();
@@ -254,6 +268,13 @@ fn load(args: &ServeArgs, evaluator: &Evaluator<'_>, workers: usize) -> anyhow::
     };
     for (name, path) in files {
         let mut tasks = input::read_tasks(&path)?;
+        if tasks.is_empty() {
+            return Err(BadInput(format!(
+                "--tasks {}: the file has no tasks (docs/formats.md lists the formats read)",
+                path.display()
+            ))
+            .into());
+        }
         // EvalPlus's tasks: expected values from their references (cached), as `run` has them.
         let resolution =
             crate::reference_outputs::resolve(evaluator, &mut tasks, |_| true, workers)?;

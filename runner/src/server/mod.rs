@@ -283,8 +283,11 @@ fn default_per_page() -> usize {
 /// The tasks, a page at a time, selected as `report --where` selects them.
 async fn tasks(
     State(state): State<Arc<ServerState>>,
-    UrlQuery(query): UrlQuery<TasksQuery>,
+    query: Result<UrlQuery<TasksQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    // A malformed query string (`page=two`) is answered in JSON, as every error here.
+    let UrlQuery(query) =
+        query.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))?;
     let selection = match &query.selection {
         Some(text) => wasmeval_core::query::Query::parse(text)
             .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("`where`: {e}")))?,
@@ -489,8 +492,21 @@ fn busy() -> ApiError {
 /// Evaluates one sample: the same JSON object as one line of results.jsonl.
 async fn evaluate(
     State(state): State<Arc<ServerState>>,
-    body: axum::body::Bytes,
+    axum::extract::Extension(max_body): axum::extract::Extension<MaxLine>,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    // A body over --max-body (413), or one that did not arrive, is answered in JSON too.
+    let body = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the body is over --max-body ({} bytes); POST /api/v1/evaluate/batch takes \
+                 many requests, one a line",
+                max_body.0
+            ),
+        ),
+        status => ApiError::new(status, e.body_text()),
+    })?;
     let work = prepare(&state, &body, 0)?;
     let receiver = state
         .queue

@@ -512,3 +512,150 @@ fn modules_to_compile_are_announced_once_and_not_again_once_cached() {
     let second = stderr_of_a_run("second");
     assert!(!second.contains("compiling"), "{second}");
 }
+
+/// Runs `wasmeval ARGS` and returns (exit code, stderr).
+fn exit_and_stderr(command: &mut std::process::Command) -> (Option<i32>, String) {
+    let output = command.output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn run_flags_and_folders_given_wrong_are_bad_input_naming_the_fix() {
+    let work = tempfile::tempdir().unwrap();
+    let demo = repo().join("demo");
+    let (tasks, samples) = (demo.join("tasks.jsonl"), demo.join("samples.jsonl"));
+    // clap's own refusals: exit 2, the flag named, a value's expected form or a close flag.
+    let (code, stderr) = exit_and_stderr(
+        wasmeval()
+            .args(["run", "--tasks"])
+            .arg(&tasks)
+            .arg("--samples")
+            .arg(&samples)
+            .args(["--fuel", "lots"]),
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("invalid value 'lots' for '--fuel <UNITS>'")
+            && stderr.contains("`lots` is not a whole number like 10000000000 or 1e10"),
+        "{stderr}"
+    );
+    let (code, stderr) = exit_and_stderr(wasmeval().args(["run", "--taks", "x"]));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("unexpected argument '--taks'") && stderr.contains("'--tasks'"),
+        "{stderr}"
+    );
+    // --out naming a file.
+    let file = work.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let (code, stderr) = exit_and_stderr(&mut run_command(&tasks, &samples, &file, &[]));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "--out {} is a file: give a folder",
+            file.display()
+        )),
+        "{stderr}"
+    );
+    // A --tasks folder that is neither PSB2's nor a run's.
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        work.path(),
+        &samples,
+        &work.path().join("out"),
+        &[],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{} is a folder but not PSB2's (no psb2_task_descriptions_seidr.json and \
+             psb2_edge_cases.jsonl): give a task file",
+            work.path().display()
+        )),
+        "{stderr}"
+    );
+    // A --samples folder without program files.
+    let empty = work.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::write(empty.join("README.md"), "notes\n").unwrap();
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &tasks,
+        &empty,
+        &work.path().join("out"),
+        &[],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: no program files (.py, .js", empty.display())),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_output_folder_the_system_cannot_create_is_a_failure_naming_it() {
+    // Not the input's fault but the machine's (here: a file where a folder should be): exit 1,
+    // the folder named with the system's reason.
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    std::fs::write(work.path().join("file"), "").unwrap();
+    let out = work.path().join("file/out");
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &fixtures.join("tasks.jsonl"),
+        &fixtures.join("samples.jsonl"),
+        &out,
+        &[],
+    ));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "wasmeval: error: cannot create {}: Not a directory",
+            out.display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_samples_file_that_changes_during_the_run_stops_it_saying_how_to_resume() {
+    let work = tempfile::tempdir().unwrap();
+    let tasks = repo().join("demo/tasks.jsonl");
+    let samples = work.path().join("samples.jsonl");
+    let line = |solution: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"task_id": "demo/0", "solution": solution})
+        )
+    };
+    // The first sample runs for seconds (one worker): the file grows while it does, after the
+    // first pass over it has counted and hashed it.
+    std::fs::write(&samples, line("while True:\n    pass\n") + &line("x = 1\n")).unwrap();
+    let out = work.path().join("out");
+    let mut child = run_command(&tasks, &samples, &out, &["--jobs", "1", "--fuel", "6e10"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The folder's lock is taken once the first pass is done, before the samples run.
+    while !out.join("run.lock").exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&samples)
+        .unwrap();
+    std::io::Write::write_all(&mut file, line("x = 2\n").as_bytes()).unwrap();
+    drop(file);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{} changed during the run; run again to resume with the new file's samples (or --fresh)",
+            samples.display()
+        )),
+        "{stderr}"
+    );
+}

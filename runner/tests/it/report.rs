@@ -357,7 +357,8 @@ fn site_without_built_assets_names_the_folder_and_the_build_command() {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     let output = site_report(&site, Some(empty.path()), None);
-    assert_eq!(output.status.code(), Some(1));
+    // A folder the user named (--site-assets) without a built site: bad input.
+    assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(&format!(
@@ -477,7 +478,17 @@ fn the_reference_comparison_counts_the_samples_left_out_by_reason() {
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
     crate::support::run(&tasks, &samples, &out, &["--max-sample-bytes", "400"]);
-    let text = wasmeval_report(&out, &[]);
+    // Issue 40: the table came after every report; now when asked for, a line naming the flag
+    // otherwise.
+    let plain = wasmeval_report(&out, &["--by", "model"]);
+    let plain = String::from_utf8_lossy(&plain.stdout);
+    assert!(
+        plain.ends_with(
+            "\ngenerated vs reference code (static metrics): --reference-table shows the table\n"
+        ) && !plain.contains("paired with a reference"),
+        "{plain}"
+    );
+    let text = wasmeval_report(&out, &["--reference-table"]);
     assert!(text.status.success());
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
@@ -571,5 +582,113 @@ fn accuracy_and_completeness_reviews_feed_the_epam_score() {
         rows,
         [vec!["m1", "1", "0.7500"], vec!["m2", "1", "0.6000"]],
         "{text}"
+    );
+}
+
+/// Issue 40: every way `report` is given the wrong thing exits 2, naming the file and the fix.
+#[test]
+fn report_inputs_given_wrong_are_bad_input_naming_the_file_and_the_fix() {
+    let work = tempfile::tempdir().unwrap();
+    let fixture = repo().join("tests/fixtures/report");
+    let refused = |results: &Path, args: &[&str], says: &str| {
+        let output = wasmeval_report(results, args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: `{says}` not in {stderr}");
+    };
+    // A folder that is not a run.
+    let empty = work.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    refused(
+        &empty,
+        &[],
+        &format!(
+            "{}: not a run's output folder (it has no results.jsonl); give the --out folder of \
+             `wasmeval run`, or a bundle (.json)",
+            empty.display()
+        ),
+    );
+    // A run without its tasks, and a --tasks file that is not there.
+    let bare = work.path().join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    std::fs::copy(fixture.join("results.jsonl"), bare.join("results.jsonl")).unwrap();
+    refused(
+        &bare,
+        &[],
+        &format!(
+            "{} has no tasks.jsonl: pass --tasks with the run's task file",
+            bare.display()
+        ),
+    );
+    let missing = work.path().join("missing.jsonl");
+    let missing_text = missing.display().to_string();
+    refused(
+        &bare,
+        &["--tasks", &missing_text],
+        &format!("error: cannot open {missing_text}: "),
+    );
+    // A malformed results line, by file and line.
+    let torn = work.path().join("torn");
+    std::fs::create_dir(&torn).unwrap();
+    std::fs::copy(fixture.join("tasks.jsonl"), torn.join("tasks.jsonl")).unwrap();
+    let first = std::fs::read_to_string(fixture.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    std::fs::write(
+        torn.join("results.jsonl"),
+        format!("{first}\n{{\"index\": 1, \"task_id\n"),
+    )
+    .unwrap();
+    refused(
+        &torn,
+        &[],
+        &format!("{}:2: ", torn.join("results.jsonl").display()),
+    );
+    // A facet that is none, with the list.
+    refused(
+        &fixture,
+        &["--by", "colour"],
+        "invalid value 'colour' for '--by <FACET>'",
+    );
+    refused(&fixture, &["--by", "colour"], "model, task, or failure");
+    // Reviews: a file that is not there, and one reviewer's two files that disagree.
+    refused(
+        &fixture,
+        &["--reviews", &missing_text],
+        &format!("cannot open {missing_text}: "),
+    );
+    let ada = repo().join("tests/fixtures/reviews/ada.json");
+    let mut other: Value = serde_json::from_slice(&std::fs::read(&ada).unwrap()).unwrap();
+    let score = &mut other["items"][0]["scores"]["usability"][0];
+    *score = Value::from(-score.as_i64().unwrap());
+    let changed = work.path().join("ada-again.json");
+    std::fs::write(&changed, other.to_string()).unwrap();
+    refused(
+        &fixture,
+        &[
+            "--reviews",
+            ada.to_str().unwrap(),
+            changed.to_str().unwrap(),
+        ],
+        &format!(
+            "{}: reviewer `ada` also wrote {} with other scores; merge them into one file or \
+             rename a reviewer",
+            changed.display(),
+            ada.display()
+        ),
+    );
+    // --site-assets naming a folder without a built site is the flag's fault too.
+    refused(
+        &fixture,
+        &[
+            "--site",
+            work.path().join("site").to_str().unwrap(),
+            "--site-assets",
+            empty.to_str().unwrap(),
+        ],
+        "the static site is not built",
     );
 }

@@ -43,7 +43,42 @@ fn the_api_evaluates_samples_as_run_does_and_limits_only_go_down() {
     let (status, body) = server.get("/api/v1/tasks/demo%2F0");
     assert_eq!(status, 200, "{body}");
     assert_eq!(json_of(&body)["id"], "demo/0");
-    assert_eq!(server.get("/api/v1/tasks/nope").0, 404);
+    // Every refusal is JSON naming what to send instead.
+    let refusal = |(status, body): (u16, String)| (status, json_of(&body)["error"].clone());
+    assert_eq!(
+        refusal(server.get("/api/v1/tasks/nope")),
+        (
+            404,
+            json!("no task `nope` on this server (GET /api/v1/tasks lists them)")
+        )
+    );
+    let (status, error) = refusal(server.get("/api/v1/tasks?where=colour%3Dred"));
+    assert_eq!(status, 400);
+    assert!(
+        error
+            .as_str()
+            .unwrap()
+            .starts_with("`where`: unknown query field `colour`; fields are: source, topic"),
+        "{error}"
+    );
+    let (status, error) = refusal(server.get("/api/v1/tasks?page=two"));
+    assert_eq!(status, 400);
+    assert!(error.as_str().unwrap().contains("page"), "{error}");
+    let both = json!({"task_id": "demo/0", "completion": "x", "solution": "x"});
+    let (status, _, body) = server.post("/api/v1/evaluate", &both.to_string(), "");
+    assert_eq!(
+        refusal((status, body)),
+        (
+            400,
+            json!("give exactly one of `completion` and `solution`")
+        )
+    );
+    let java = json!({"task": {"id": "j/1", "language": "java", "prompt": "", "tests": []}, "solution": "class A {}"});
+    let (status, _, body) = server.post("/api/v1/evaluate", &java.to_string(), "");
+    assert_eq!(
+        refusal((status, body)),
+        (422, json!("this server cannot run java samples"))
+    );
 
     // The demo's reference solution passes; an endless loop is a fuel timeout within the lower
     // fuel it asked for; asking for more than the server allows gets the server's maximum.
@@ -110,9 +145,19 @@ fn hostile_clients_get_400_413_429_and_401_and_the_server_keeps_serving() {
     assert_eq!(json_of(&body)["path"], "limits.fuel");
     let (status, _, body) = server.post("/api/v1/evaluate", r#"{"solution": "x"}"#, "");
     assert_eq!(status, 400, "{body}");
-    // Over --max-body.
+    assert_eq!(
+        json_of(&body)["error"],
+        "give exactly one of `task_id` and `task`"
+    );
+    // Over --max-body: JSON too, naming the flag and the way to send more.
     let big = json!({"task_id": "demo/0", "solution": "#".repeat(8192)}).to_string();
-    assert_eq!(server.post("/api/v1/evaluate", &big, "").0, 413);
+    let (status, _, body) = server.post("/api/v1/evaluate", &big, "");
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(
+        json_of(&body)["error"],
+        "the body is over --max-body (4096 bytes); POST /api/v1/evaluate/batch takes many \
+         requests, one a line"
+    );
     // One worker, one queued: a third request at once is refused with Retry-After.
     let slow = json!({"task_id": "demo/0", "solution": "while True:\n    pass\n", "limits": {"fuel": 60000000000u64}}).to_string();
     let address = server.address.clone();
@@ -167,7 +212,12 @@ fn hostile_clients_get_400_413_429_and_401_and_the_server_keeps_serving() {
 #[test]
 fn a_token_guards_the_api_and_leaving_loopback_needs_one() {
     let server = Server::start(&["--token", "s3cret"]);
-    assert_eq!(server.get("/api/v1/health").0, 401);
+    let (status, body) = server.get("/api/v1/health");
+    assert_eq!(status, 401);
+    assert_eq!(
+        json_of(&body)["error"],
+        "this server needs `Authorization: Bearer <token>`"
+    );
     let (status, _, _) = server.raw(
         b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\nConnection: close\r\n\r\n",
     );
@@ -711,4 +761,93 @@ fn regression_a_tasks_time_limit_is_its_budget_through_the_api_as_in_run() {
     // A request's own fuel is its budget.
     let result = evaluate(task(1.0), slow, json!({"fuel": 1_000_000_000u64}));
     assert_eq!(result["verdict"], "timeout", "{result}");
+}
+
+/// `wasmeval serve ARGS` that must refuse to start: (exit code, stderr). Killed after two
+/// minutes, so that one that starts after all fails the test instead of hanging it.
+fn serve_refused(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = wasmeval()
+        .arg("serve")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Issue 40: each flag `serve` is given wrong exits 2, naming the flag and what to give.
+#[test]
+fn serve_refuses_bad_flags_and_inputs_with_exit_2_naming_them() {
+    let work = tempfile::tempdir().unwrap();
+    let missing = work.path().join("missing.jsonl");
+    let empty = work.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let (missing_text, empty_text) = (missing.display().to_string(), empty.display().to_string());
+    // A port taken by this test.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken_text = taken.local_addr().unwrap().to_string();
+    let loopback = ["--bind", "127.0.0.1:0"];
+    for (args, says) in [
+        (
+            vec!["--token", " "],
+            "--token is empty: give a secret that clients send as `Authorization: Bearer TOKEN`"
+                .to_owned(),
+        ),
+        (
+            vec!["--cors", "https://a.example\u{1}"],
+            "is not a valid origin header value".to_owned(),
+        ),
+        (
+            vec!["--max-run-timeout", "0"],
+            "--max-run-timeout 0: give a positive number of seconds".to_owned(),
+        ),
+        (
+            vec!["--max-memory", "512KiB"],
+            "--max-memory 524288 bytes: give between 1MiB and 4GiB".to_owned(),
+        ),
+        (
+            vec!["--tasks", &missing_text],
+            format!("cannot open {missing_text}: "),
+        ),
+        (
+            vec!["--tasks", &empty_text],
+            format!("--tasks {empty_text}: the file has no tasks"),
+        ),
+        (
+            vec!["--results", &missing_text],
+            format!("{missing_text}: no such folder or file"),
+        ),
+    ] {
+        let args: Vec<&str> = loopback.iter().copied().chain(args).collect();
+        let (code, stderr) = serve_refused(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&says), "{args:?}: `{says}` not in {stderr}");
+    }
+    let (code, stderr) = serve_refused(&["--bind", "localhost"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("invalid value 'localhost' for '--bind <ADDR>'"),
+        "{stderr}"
+    );
+    let (code, stderr) = serve_refused(&["--bind", &taken_text]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--bind {taken_text}: cannot listen there (")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("port 0 picks a free one"), "{stderr}");
+    drop(taken);
 }
