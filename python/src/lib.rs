@@ -48,15 +48,32 @@ fn to_py(error: anyhow::Error) -> PyErr {
 }
 
 /// Runs `wasmeval ARGV...` in this process (without the program name), with the GIL released.
-/// `helper` is the `wasmeval` executable that confines compilers (this process is python's).
+/// `helper` is the `wasmeval` executable that confines compilers (this process is python's);
+/// `progress`, a callable, gets each of `run`'s progress lines (the package's logger takes them).
 #[pyfunction]
-#[pyo3(signature = (argv, helper=None))]
-fn run(py: Python<'_>, argv: Vec<String>, helper: Option<PathBuf>) -> PyResult<()> {
+#[pyo3(signature = (argv, helper=None, progress=None))]
+fn run(
+    py: Python<'_>,
+    argv: Vec<String>,
+    helper: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<()> {
     if let Some(helper) = helper {
         wasmeval::toolchain::use_helper(helper);
     }
     let argv: Vec<String> = std::iter::once("wasmeval".to_owned()).chain(argv).collect();
-    py.detach(|| wasmeval::cli::run_command(argv))
+    let sink = match progress {
+        Some(callback) => wasmeval::commands::run::ProgressSink::new(move |line: &str| {
+            // A logging handler's own failure is not the run's: Python prints it, the run goes on.
+            Python::attach(|py| {
+                if let Err(error) = callback.call1(py, (line,)) {
+                    error.print(py);
+                }
+            })
+        }),
+        None => Default::default(),
+    };
+    py.detach(|| wasmeval::cli::run_command_with_progress(argv, sink))
         .map_err(to_py)
 }
 

@@ -1,6 +1,7 @@
 """The Python API against the command line on the demo, and its errors."""
 
 import json
+import logging
 
 import pytest
 
@@ -39,6 +40,51 @@ def test_evaluate_prints_nothing_and_a_missing_file_is_bad_input(capfd, tmp_path
     wasmeval.evaluate([task], [{"task_id": "py/add", "completion": "    return a + b\n"}], verbose=True)
     out, _ = capfd.readouterr()
     assert "1 samples over 1 tasks" in out, out
+
+
+def test_progress_goes_to_the_wasmeval_logger_and_nowhere_by_default(caplog, capfd):
+    # Issue 40: quiet by default, a logger for progress.
+    task = json.loads((FIXTURES / "add.json").read_text())
+    sample = {"task_id": "py/add", "completion": "    return a + b\n"}
+    with caplog.at_level(logging.INFO, logger="wasmeval"):
+        wasmeval.evaluate([task], [sample])
+    lines = [r.getMessage() for r in caplog.records if r.name == "wasmeval" and r.levelno == logging.INFO]
+    assert lines and lines[0].startswith("1 task in ") and ", read as " in lines[0], lines
+    assert any(line.startswith("budget per sample: ") for line in lines), lines
+    assert "1 of 1 sample (100.0%)" in lines[-1] and "done in" in lines[-1], lines
+    out, err = capfd.readouterr()
+    assert out == "" and "1 of 1 sample" not in err, (out, err)
+    # The logger at its default level (WARNING) hears nothing, and nothing is printed.
+    caplog.clear()
+    wasmeval.evaluate([task], [sample])
+    assert [r for r in caplog.records if r.name == "wasmeval"] == []
+    out, err = capfd.readouterr()
+    assert out == "" and "1 of 1 sample" not in err, (out, err)
+
+
+def test_each_error_is_its_documented_exception_with_a_message_saying_what_to_fix(tmp_path):
+    task = json.loads((FIXTURES / "add.json").read_text())
+    sample = {"task_id": "py/add", "completion": "    return a + b\n"}
+    with pytest.raises(wasmeval.BadInput, match="samples.jsonl: expected dicts or a path, found int"):
+        wasmeval.evaluate([task], [1])
+    with pytest.raises(wasmeval.BadInput, match="result dicts need their tasks"):
+        wasmeval.report([{"task_id": "py/add"}])
+    with pytest.raises(wasmeval.BadInput, match="not a run's output folder"):
+        wasmeval.report(tmp_path)
+    # A value the command line refuses, in its words.
+    with pytest.raises(wasmeval.BadInput, match="`3/2`: K counts from 0 to N-1"):
+        wasmeval.run([task], [sample], tmp_path / "shard", shard=(3, 2))
+    with pytest.raises(wasmeval.BadInput, match="timeout: 0 is not a positive number of seconds"):
+        wasmeval.Evaluator(timeout=0)
+    with pytest.raises(wasmeval.BadInput, match="^task: "):
+        wasmeval.Evaluator().evaluate("{not json", sample)
+    (tmp_path / "file").write_text("")
+    with pytest.raises(wasmeval.BadInput, match="is a file: give a folder"):
+        wasmeval.run([task], [sample], tmp_path / "file")
+    # Not the input's fault but the system's: WasmevalError, with the system's reason.
+    with pytest.raises(wasmeval.WasmevalError, match="cannot create .*file/out: Not a directory") as error:
+        wasmeval.run([task], [sample], tmp_path / "file" / "out")
+    assert not isinstance(error.value, wasmeval.BadInput)
 
 
 def test_evaluate_takes_dicts():

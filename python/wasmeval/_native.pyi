@@ -1,13 +1,15 @@
 """Type stubs of the native module (python/src/lib.rs)."""
 
-from typing import Optional
+from typing import Callable, Optional
 
 __version__: str
 
 class WasmevalError(Exception): ...
 class BadInput(ValueError): ...
 
-def run(argv: list[str], helper: Optional[str] = None) -> None: ...
+def run(
+    argv: list[str], helper: Optional[str] = None, progress: Optional[Callable[[str], object]] = None
+) -> None: ...
 def report(argv: list[str]) -> str: ...
 
 class Evaluator:

@@ -465,8 +465,24 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = Cli::try_parse_from(argv)
+    run_command_with_progress(argv, commands::run::ProgressSink::default())
+}
+
+/// [`run_command`], with `run`'s progress lines handed to `progress` as well (the Python
+/// package's logger), `--quiet` or not.
+pub fn run_command_with_progress<I, T>(
+    argv: I,
+    progress: commands::run::ProgressSink,
+) -> anyhow::Result<()>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut cli = Cli::try_parse_from(argv)
         .map_err(|e| crate::errors::ExpectedError::BadInput(e.render().to_string()))?;
+    if let Command::Run(args) = &mut cli.command {
+        args.progress = progress;
+    }
     dispatch(cli.command)
 }
 

@@ -262,6 +262,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
         max_sample_bytes: MAX_SAMPLE_LINE,
         limits: args.limits.clone(),
         runtime: args.runtime.clone(),
+        progress: Default::default(),
     })
 }
 

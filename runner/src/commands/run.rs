@@ -76,6 +76,47 @@ pub struct RunArgs {
     /// Where the Python runtime lives.
     #[command(flatten)]
     pub runtime: RuntimeArgs,
+    /// Where else progress lines go (an embedder's logger); not a flag.
+    #[arg(skip)]
+    pub progress: ProgressSink,
+}
+
+/// A receiver of a run's progress lines, without their `wasmeval: ` prefix: the tasks read, the
+/// budget, resuming, a line every few seconds and the last one. An embedder sets it (the Python
+/// package hands the lines to its `wasmeval` logger); it hears them with `--quiet` too, and
+/// whether or not stderr is a terminal. Warnings and errors do not go to it.
+#[derive(Clone, Default)]
+pub struct ProgressSink(Option<std::sync::Arc<Receive>>);
+
+/// What a [`ProgressSink`] calls with each line.
+type Receive = dyn Fn(&str) + Send + Sync;
+
+impl ProgressSink {
+    /// A sink calling `receive` with each line.
+    pub fn new(receive: impl Fn(&str) + Send + Sync + 'static) -> ProgressSink {
+        ProgressSink(Some(std::sync::Arc::new(receive)))
+    }
+
+    /// Hands `line` over, without its `wasmeval: ` prefix.
+    fn send(&self, line: &str) {
+        if let Some(receive) = &self.0 {
+            receive(line.strip_prefix("wasmeval: ").unwrap_or(line));
+        }
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_set() {
+            "ProgressSink(set)"
+        } else {
+            "ProgressSink(none)"
+        })
+    }
 }
 
 fn parse_language(name: &str) -> Result<Language, String> {
@@ -107,6 +148,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         .into());
     }
     let say = |line: &str| {
+        args.progress.send(line);
         if !args.quiet {
             eprintln!("wasmeval: {line}");
         }
@@ -431,11 +473,15 @@ fn execute(
     // Results kept from an earlier run are of samples that ran: the same file, as the manifest
     // says, so they are among the plan's runnable ones.
     let to_run = plan.runnable.saturating_sub(store.len() as u64);
-    if !store.is_empty() && !args.quiet {
-        eprintln!(
-            "wasmeval: resuming: {} results kept, {to_run} samples to run",
-            store.len(),
+    if !store.is_empty() {
+        let line = format!(
+            "resuming: {} results kept, {to_run} samples to run",
+            store.len()
         );
+        args.progress.send(&line);
+        if !args.quiet {
+            eprintln!("wasmeval: {line}");
+        }
     }
     let done: std::collections::HashSet<u64> = store.done_indexes().collect();
     let mut file = samples_file(args, tasks)?;
@@ -477,7 +523,7 @@ fn execute(
     );
     let mut passed = 0u64;
     // The bar draws only on a terminal; elsewhere (CI, nohup, a log file) a line every few seconds.
-    let mut plain = PlainProgress::new(if args.quiet { 0 } else { to_run });
+    let mut plain = PlainProgress::new(to_run, !args.quiet, args.progress.clone());
     let max_sample_bytes = args.max_sample_bytes;
     let children = child_evaluators(
         args,
@@ -544,10 +590,12 @@ fn child_evaluators(
     ChildEvaluators::start(executable, &setup, workers).map(Some)
 }
 
-/// Progress as plain lines on stderr when it is not a terminal: one every
-/// [`PlainProgress::EVERY`] and one at the end.
+/// Progress as plain lines on stderr when it is not a terminal, and to the run's
+/// [`ProgressSink`]: one every [`PlainProgress::EVERY`] and one at the end.
 struct PlainProgress {
-    enabled: bool,
+    /// Whether lines go to stderr.
+    to_stderr: bool,
+    sink: ProgressSink,
     total: u64,
     done: u64,
     started: std::time::Instant,
@@ -557,11 +605,13 @@ struct PlainProgress {
 impl PlainProgress {
     const EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-    fn new(total: u64) -> PlainProgress {
+    /// Progress over `total` samples; on stderr when `stderr` allows it and no bar draws there.
+    fn new(total: u64, stderr: bool, sink: ProgressSink) -> PlainProgress {
         use std::io::IsTerminal;
         let now = std::time::Instant::now();
         PlainProgress {
-            enabled: !std::io::stderr().is_terminal() && total > 0,
+            to_stderr: stderr && !std::io::stderr().is_terminal(),
+            sink,
             total,
             done: 0,
             started: now,
@@ -572,14 +622,16 @@ impl PlainProgress {
     /// One more sample done, `passed` of them passed so far.
     fn advance(&mut self, passed: u64) {
         self.done += 1;
-        if !self.enabled || (self.last.elapsed() < Self::EVERY && self.done < self.total) {
+        let enabled = self.to_stderr || self.sink.is_set();
+        if !enabled || (self.last.elapsed() < Self::EVERY && self.done < self.total) {
             return;
         }
         self.last = std::time::Instant::now();
-        eprintln!(
-            "{}",
-            progress_line(self.done, self.total, passed, self.started.elapsed())
-        );
+        let line = progress_line(self.done, self.total, passed, self.started.elapsed());
+        self.sink.send(&line);
+        if self.to_stderr {
+            eprintln!("{line}");
+        }
     }
 }
 

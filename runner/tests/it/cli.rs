@@ -659,3 +659,44 @@ fn a_samples_file_that_changes_during_the_run_stops_it_saying_how_to_resume() {
         "{stderr}"
     );
 }
+
+/// Issue 40: the Python package runs `run --quiet` and hands the progress to its logger.
+#[test]
+fn a_quiet_run_hands_its_progress_lines_to_an_embedders_sink() {
+    let work = tempfile::tempdir().unwrap();
+    let fixtures = repo().join("tests/fixtures/mbpp");
+    let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let heard = lines.clone();
+    let sink = wasmeval::commands::run::ProgressSink::new(move |line: &str| {
+        heard.lock().unwrap().push(line.to_owned())
+    });
+    let argv = [
+        "wasmeval".into(),
+        "run".into(),
+        "--tasks".into(),
+        fixtures.join("tasks.jsonl").into_os_string(),
+        "--samples".into(),
+        fixtures.join("samples.jsonl").into_os_string(),
+        "--out".into(),
+        work.path().join("out").into_os_string(),
+        "--quiet".into(),
+        "--jobs".into(),
+        "1".into(),
+    ];
+    wasmeval::cli::run_command_with_progress(argv, sink).unwrap();
+    let lines = lines.lock().unwrap();
+    let tasks = fixtures.join("tasks.jsonl").display().to_string();
+    assert!(
+        lines[0].ends_with(&format!(" in {tasks}, read as MBPP")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("budget per sample: ")),
+        "{lines:?}"
+    );
+    let last = lines.last().unwrap();
+    assert!(
+        last.contains("(100.0%)") && last.contains("done in") && !last.starts_with("wasmeval:"),
+        "{lines:?}"
+    );
+}
