@@ -313,6 +313,20 @@ pub struct RuntimeArgs {
 }
 
 impl RuntimeArgs {
+    /// Bad input when `--runtime` names no folder; the default folder missing is an install not
+    /// done, which loading the runtime reports (exit 1).
+    pub fn check(&self) -> anyhow::Result<()> {
+        match &self.runtime {
+            Some(dir) if !dir.is_dir() => Err(crate::errors::ExpectedError::BadInput(format!(
+                "--runtime {}: no such folder; give the folder the Python runtime is installed \
+                 in (scripts/setup installs it in $WASMEVAL_HOME/python, the default)",
+                dir.display()
+            ))
+            .into()),
+            _ => Ok(()),
+        }
+    }
+
     /// The runtime folder.
     pub fn runtime_dir(&self) -> PathBuf {
         self.runtime

@@ -21,12 +21,30 @@ fn open_text(path: &Path) -> anyhow::Result<Box<dyn BufRead + Send>> {
     })
 }
 
+/// A failure to read `path`: the content's fault (a `.gz` file that is not gzip or is cut short,
+/// a samples folder's file that is not UTF-8) is bad input naming the file; any other (the disk's)
+/// is wasmeval's, with the system's reason.
+fn read_error(path: &Path, error: std::io::Error) -> anyhow::Error {
+    use std::io::ErrorKind::{InvalidData, InvalidInput, UnexpectedEof};
+    let gzip = path.extension().is_some_and(|ext| ext == "gz");
+    match error.kind() {
+        InvalidData | InvalidInput | UnexpectedEof if gzip => BadInput(format!(
+            "{}: not a whole gzip file ({error}); give it uncompressed (without .gz), or \
+             compress it again",
+            path.display()
+        ))
+        .into(),
+        InvalidData => BadInput(format!("{}: {error}", path.display())).into(),
+        _ => anyhow::Error::new(error).context(format!("cannot read {}", path.display())),
+    }
+}
+
 /// Reads a whole text file (task files, results), decompressing it when its name ends in `.gz`.
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
     open_text(path)?
         .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .map_err(|error| read_error(path, error))?;
     String::from_utf8(bytes).map_err(|error| {
         let valid = error.utf8_error().valid_up_to();
         let bytes = error.as_bytes();
@@ -273,22 +291,22 @@ impl SampleFile {
 
     /// The next record, or `None` at the end of the file.
     fn next_record(&mut self) -> anyhow::Result<Option<SampleLine>> {
-        let cannot_read = |path: &Path| format!("cannot read {}", path.display());
         loop {
             self.line += 1;
             self.buffer.clear();
             let read = (&mut self.reader)
                 .take(self.max_line.saturating_add(1))
                 .read_until(b'\n', &mut self.buffer)
-                .with_context(|| cannot_read(&self.path))?;
+                .map_err(|error| read_error(&self.path, error))?;
             if read == 0 {
                 return Ok(None);
             }
             self.hasher.update(&self.buffer);
             if !self.buffer.ends_with(b"\n") && read as u64 > self.max_line {
                 // Past the limit: the rest of the line is hashed and counted, never held.
-                let (rest, ends_with_return) =
-                    self.skip_line().with_context(|| cannot_read(&self.path))?;
+                let (rest, ends_with_return) = self
+                    .skip_line()
+                    .map_err(|error| read_error(&self.path, error))?;
                 // The record's length: without the newline, nor a carriage return before it.
                 let bytes =
                     (self.buffer.len() as u64 + rest).saturating_sub(u64::from(ends_with_return));

@@ -134,6 +134,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    args.runtime.check()?;
     let input::LoadedTasks {
         mut tasks,
         text: tasks_text,

@@ -102,6 +102,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    args.runtime.check()?;
     let cors = match &args.cors {
         Some(origin) => Some(origin.parse().map_err(|_| {
             BadInput(format!(

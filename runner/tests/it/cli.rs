@@ -576,6 +576,67 @@ fn run_flags_and_folders_given_wrong_are_bad_input_naming_the_fix() {
         )),
         "{stderr}"
     );
+    // --runtime naming no folder.
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &tasks,
+        &samples,
+        &work.path().join("out"),
+        &["--runtime", "/no/such/runtime"],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--runtime /no/such/runtime: no such folder; give the folder"),
+        "{stderr}"
+    );
+    // A .gz task file that is not gzip, and a .gz samples file cut short.
+    let not_gzip = work.path().join("tasks.jsonl.gz");
+    std::fs::copy(&tasks, &not_gzip).unwrap();
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &not_gzip,
+        &samples,
+        &work.path().join("out"),
+        &[],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: not a whole gzip file (", not_gzip.display()))
+            && stderr.contains("give it uncompressed (without .gz), or compress it again"),
+        "{stderr}"
+    );
+    let cut = work.path().join("samples.jsonl.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &std::fs::read(&samples).unwrap()).unwrap();
+    let gzipped = encoder.finish().unwrap();
+    std::fs::write(&cut, &gzipped[..gzipped.len() / 2]).unwrap();
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &tasks,
+        &cut,
+        &work.path().join("out"),
+        &[],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: not a whole gzip file (", cut.display())),
+        "{stderr}"
+    );
+    // A samples folder's file that is not UTF-8 (Latin-1 `é`).
+    let latin1 = work.path().join("latin1");
+    std::fs::create_dir(&latin1).unwrap();
+    std::fs::write(latin1.join("demo_0.py"), b"# caf\xe9\nx = 1\n").unwrap();
+    let (code, stderr) = exit_and_stderr(&mut run_command(
+        &tasks,
+        &latin1,
+        &work.path().join("out"),
+        &[],
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: demo_0.py: not UTF-8 text; save the file as UTF-8",
+            latin1.display()
+        )),
+        "{stderr}"
+    );
     // A --samples folder without program files.
     let empty = work.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
@@ -594,11 +655,29 @@ fn run_flags_and_folders_given_wrong_are_bad_input_naming_the_fix() {
 }
 
 #[test]
-fn an_output_folder_the_system_cannot_create_is_a_failure_naming_it() {
-    // Not the input's fault but the machine's (here: a file where a folder should be): exit 1,
-    // the folder named with the system's reason.
+fn what_is_not_the_inputs_fault_exits_1_with_the_systems_reason() {
     let work = tempfile::tempdir().unwrap();
     let fixtures = repo().join("tests/fixtures/mbpp");
+    // No runtime installed where the default says (an empty home): the install's to do.
+    let home = tempfile::tempdir().unwrap();
+    let (code, stderr) = exit_and_stderr(
+        run_command(
+            &fixtures.join("tasks.jsonl"),
+            &fixtures.join("samples.jsonl"),
+            &work.path().join("out"),
+            &[],
+        )
+        .env("WASMEVAL_HOME", home.path()),
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "no Python runtime (run scripts/setup, or pass --runtime) at {}",
+            home.path().join("python").display()
+        )),
+        "{stderr}"
+    );
+    // An output folder the system cannot create (here: a file where a folder should be).
     std::fs::write(work.path().join("file"), "").unwrap();
     let out = work.path().join("file/out");
     let (code, stderr) = exit_and_stderr(&mut run_command(

@@ -692,3 +692,23 @@ fn report_inputs_given_wrong_are_bad_input_naming_the_file_and_the_fix() {
         "the static site is not built",
     );
 }
+
+/// What `report` is asked to write where the system refuses (a folder that is not there): exit 1,
+/// naming the file, with the system's reason.
+#[test]
+fn outputs_report_cannot_write_exit_1_naming_them() {
+    let work = tempfile::tempdir().unwrap();
+    for (flag, says) in [
+        ("--save-query", "cannot save the query to"),
+        ("--bundle", "cannot write the bundle"),
+    ] {
+        let target = work.path().join("no-such-folder/out.json");
+        let output = fixture_report(&[flag, target.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{flag}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{says} {}: ", target.display())),
+            "{flag}: {stderr}"
+        );
+    }
+}

@@ -811,6 +811,10 @@ fn serve_refuses_bad_flags_and_inputs_with_exit_2_naming_them() {
             "is not a valid origin header value".to_owned(),
         ),
         (
+            vec!["--runtime", &missing_text],
+            format!("--runtime {missing_text}: no such folder"),
+        ),
+        (
             vec!["--max-run-timeout", "0"],
             "--max-run-timeout 0: give a positive number of seconds".to_owned(),
         ),
