@@ -855,3 +855,91 @@ fn serve_refuses_bad_flags_and_inputs_with_exit_2_naming_them() {
     assert!(stderr.contains("port 0 picks a free one"), "{stderr}");
     drop(taken);
 }
+
+/// Issue 40: the requests a server refuses, each with its status and a message naming what to
+/// send: the native API's unknown task and over-long batch line, SandboxFusion's unknown dataset,
+/// id and language (in its own shapes: `detail`, FastAPI's 422 naming the field).
+#[test]
+fn refused_requests_name_what_to_send_instead() {
+    let server = Server::start(&["--jobs", "1", "--max-body", "4KiB"]);
+    let (status, _, body) = server.post(
+        "/api/v1/evaluate",
+        r#"{"task_id": "demo/999", "solution": "x"}"#,
+        "",
+    );
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(
+        json_of(&body)["error"],
+        "no task `demo/999` on this server (GET /api/v1/tasks lists them)"
+    );
+    // A batch line over --max-body ends the batch with an error line naming the flag.
+    let long = json!({"task_id": "demo/0", "solution": "#".repeat(8192)}).to_string() + "\n";
+    let (status, head, raw) = server.post("/api/v1/evaluate/batch", &long, "");
+    assert_eq!(status, 200, "{head}");
+    let text = if head.to_ascii_lowercase().contains("chunked") {
+        dechunk(&raw)
+    } else {
+        raw
+    };
+    let line = json_of(text.lines().next().unwrap_or_default());
+    assert_eq!(
+        (line["line"].clone(), line["error"].clone()),
+        (json!(0), json!("a line over --max-body (4096 bytes)"))
+    );
+    // SandboxFusion's routes.
+    let detail = |path: &str, body: Value| {
+        let (status, _, answer) = server.post(path, &body.to_string(), "");
+        (status, json_of(&answer)["detail"].clone())
+    };
+    assert_eq!(
+        detail(
+            "/submit",
+            json!({"dataset": "nope", "id": "demo/0", "completion": "x", "config": {}})
+        ),
+        (
+            404,
+            json!("no dataset `nope` on this server; it has: tasks (or give the rows as config.provided_data)")
+        )
+    );
+    assert_eq!(
+        detail(
+            "/get_prompt_by_id",
+            json!({"dataset": "tasks", "id": "demo/999", "config": {}})
+        ),
+        (404, json!("no id `demo/999` in dataset `tasks`"))
+    );
+    let (status, refused) = detail(
+        "/submit",
+        json!({"dataset": "tasks", "id": "demo/0", "completion": "x", "config": {"language": "cobol"}}),
+    );
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(refused[0]["loc"], json!(["body", "config", "language"]));
+    assert!(
+        refused[0]["msg"]
+            .as_str()
+            .unwrap()
+            .starts_with("wasmeval cannot run `cobol`: it runs "),
+        "{refused}"
+    );
+    let (status, refused) = detail(
+        "/submit",
+        json!({"dataset": "tasks", "id": "demo/0", "completion": "x", "config": {"language": "cpp"}}),
+    );
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused
+            .as_str()
+            .unwrap()
+            .starts_with("task `demo/0` is tested in python; config.language `cpp` cannot run"),
+        "{refused}"
+    );
+    let (status, refused) = detail(
+        "/submit",
+        json!({"dataset": "any", "id": "x", "completion": "x", "config": {"provided_data": [{"no": "task"}]}}),
+    );
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(
+        refused[0]["loc"],
+        json!(["body", "config", "provided_data", 0])
+    );
+}
