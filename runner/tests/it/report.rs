@@ -627,6 +627,13 @@ fn report_inputs_given_wrong_are_bad_input_naming_the_file_and_the_fix() {
         &["--tasks", &missing_text],
         &format!("error: cannot open {missing_text}: "),
     );
+    let torn_tasks = work.path().join("torn-tasks.jsonl");
+    std::fs::write(&torn_tasks, "{\"task_id\": 1\n").unwrap();
+    refused(
+        &bare,
+        &["--tasks", torn_tasks.to_str().unwrap()],
+        &format!("{}:1: ", torn_tasks.display()),
+    );
     // A malformed results line, by file and line.
     let torn = work.path().join("torn");
     std::fs::create_dir(&torn).unwrap();
@@ -693,11 +700,32 @@ fn report_inputs_given_wrong_are_bad_input_naming_the_file_and_the_fix() {
     );
 }
 
-/// What `report` is asked to write where the system refuses (a folder that is not there): exit 1,
-/// naming the file, with the system's reason.
+/// What is not the input's fault exits 1 with the system's reason: an output the system refuses
+/// (a folder that is not there), guests for --with-runtimes not installed.
 #[test]
-fn outputs_report_cannot_write_exit_1_naming_them() {
+fn outputs_report_cannot_write_and_guests_not_installed_exit_1_naming_them() {
     let work = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wasmeval"))
+        .arg("report")
+        .arg(repo().join("tests/fixtures/report"))
+        .arg("--site")
+        .arg(work.path().join("site"))
+        .arg("--site-assets")
+        .arg(repo().join("tests/fixtures/report/site-assets"))
+        .arg("--with-runtimes")
+        .env("WASMEVAL_HOME", home.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "no python guest at {} (scripts/setup installs it)",
+            home.path().join("python/runtime.json").display()
+        )),
+        "{stderr}"
+    );
     for (flag, says) in [
         ("--save-query", "cannot save the query to"),
         ("--bundle", "cannot write the bundle"),
