@@ -49,7 +49,7 @@ def test_progress_goes_to_the_wasmeval_logger_and_nowhere_by_default(caplog, cap
     with caplog.at_level(logging.INFO, logger="wasmeval"):
         wasmeval.evaluate([task], [sample])
     lines = [r.getMessage() for r in caplog.records if r.name == "wasmeval" and r.levelno == logging.INFO]
-    assert lines and lines[0].startswith("1 task in ") and ", read as " in lines[0], lines
+    assert lines and lines[0] == "1 task in tasks (dicts), read as human-eval", lines
     assert any(line.startswith("budget per sample: ") for line in lines), lines
     assert "1 of 1 sample (100.0%)" in lines[-1] and "done in" in lines[-1], lines
     out, err = capfd.readouterr()
@@ -76,8 +76,23 @@ def test_each_error_is_its_documented_exception_with_a_message_saying_what_to_fi
         wasmeval.run([task], [sample], tmp_path / "shard", shard=(3, 2))
     with pytest.raises(wasmeval.BadInput, match="timeout: 0 is not a positive number of seconds"):
         wasmeval.Evaluator(timeout=0)
+    evaluator = wasmeval.Evaluator()
     with pytest.raises(wasmeval.BadInput, match="^task: "):
-        wasmeval.Evaluator().evaluate("{not json", sample)
+        evaluator.evaluate("{not json", sample)
+    with pytest.raises(wasmeval.BadInput, match="^sample: "):
+        evaluator.evaluate(task, "{not json")
+    # Dicts are named as given, not by the temporary files that carry them.
+    with pytest.raises(wasmeval.BadInput, match=r"^samples\[1\]: ") as error:
+        wasmeval.evaluate([task], [sample, {"task_id": "py/add"}])
+    assert "wasmeval-" not in str(error.value), error.value
+    with pytest.raises(wasmeval.BadInput, match=r"^results\[0\]: missing field `format_version`"):
+        wasmeval.report([{"task_id": "py/add"}], [task])
+    with pytest.raises(wasmeval.BadInput, match="--where: unknown query field `colour`; fields are: "):
+        wasmeval.report(REPO / "tests/fixtures/report", where="colour=red")
+    not_gzip = tmp_path / "tasks.jsonl.gz"
+    not_gzip.write_text(json.dumps(task) + "\n")
+    with pytest.raises(wasmeval.BadInput, match="tasks.jsonl.gz: not a whole gzip file"):
+        wasmeval.evaluate(not_gzip, [sample])
     (tmp_path / "file").write_text("")
     with pytest.raises(wasmeval.BadInput, match="is a file: give a folder"):
         wasmeval.run([task], [sample], tmp_path / "file")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -62,6 +63,31 @@ def _write_records(records: Records, folder: str, name: str) -> str:
     return path
 
 
+def _named_as_given(text: str, records: Mapping[str, str]) -> str:
+    """``text`` with the temporary files that hold dicts named as the caller gave them:
+    ``/tmp/.../samples.jsonl:3`` becomes ``samples[2]`` (the list's index), the file alone
+    ``samples (dicts)``."""
+    for path, name in records.items():
+        text = re.sub(re.escape(path) + r":(\d+)", lambda m: f"{name}[{int(m.group(1)) - 1}]", text)
+        text = text.replace(path, f"{name} (dicts)")
+    return text
+
+
+def _native_call(call, records: Mapping[str, str]):
+    """``call()``, its errors naming dicts as given (see :func:`_named_as_given`)."""
+    try:
+        return call()
+    except (BadInput, WasmevalError) as error:
+        if not records:
+            raise
+        raise type(error)(_named_as_given(str(error), records)) from error
+
+
+def _dict_paths(pairs) -> dict:
+    """{temporary path: name} of the inputs given as dicts, among (records, path, name)."""
+    return {path: name for records, path, name in pairs if not isinstance(records, (str, os.PathLike))}
+
+
 def _limit_flags(fuel, memory, timeout) -> list:
     flags = []
     if fuel is not None:
@@ -95,12 +121,15 @@ def run(
     as :func:`evaluate`."""
     _runtime.ensure_guests()
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
+        tasks_path = _write_records(tasks, work, "tasks.jsonl")
+        samples_path = _write_records(samples, work, "samples.jsonl")
+        given = _dict_paths([(tasks, tasks_path, "tasks"), (samples, samples_path, "samples")])
         argv = [
             "run",
             "--tasks",
-            _write_records(tasks, work, "tasks.jsonl"),
+            tasks_path,
             "--samples",
-            _write_records(samples, work, "samples.jsonl"),
+            samples_path,
             "--out",
             os.fspath(out),
         ]
@@ -114,8 +143,11 @@ def run(
             argv.append("--quiet")
         argv += _limit_flags(fuel, memory, timeout)
         # Without verbose, the progress the command line prints is the logger's.
-        progress = None if verbose or not logger.isEnabledFor(logging.INFO) else logger.info
-        _native.run(argv, helper=_runtime.executable(), progress=progress)
+        progress = None
+        if not verbose and logger.isEnabledFor(logging.INFO):
+            def progress(line: str) -> None:
+                logger.info("%s", _named_as_given(line, given))
+        _native_call(lambda: _native.run(argv, helper=_runtime.executable(), progress=progress), given)
 
 
 def merge(out: Union[str, os.PathLike], parts: Sequence[Union[str, os.PathLike]]) -> None:
@@ -185,6 +217,7 @@ def report(
     ``where`` is a ``--where`` query, ``k`` the k of pass@k, ``ci`` adds 95% intervals.
     """
     with tempfile.TemporaryDirectory(prefix="wasmeval-") as work:
+        given = {}
         if isinstance(results, (str, os.PathLike)):
             paths = [os.fspath(results)]
         elif isinstance(results, Sequence) and results and all(
@@ -196,11 +229,13 @@ def report(
                 raise BadInput("report: result dicts need their tasks (tasks=PATH or dicts)")
             folder = os.path.join(work, "run")
             os.mkdir(folder)
-            _write_records(results, folder, "results.jsonl")
+            given[_write_records(results, folder, "results.jsonl")] = "results"
             paths = [folder]
         argv = list(paths)
         if tasks is not None:
-            argv += ["--tasks", _write_records(tasks, work, "tasks.jsonl")]
+            tasks_path = _write_records(tasks, work, "tasks.jsonl")
+            given.update(_dict_paths([(tasks, tasks_path, "tasks")]))
+            argv += ["--tasks", tasks_path]
         for facet in by:
             argv += ["--by", facet]
         for query in [where] if isinstance(where, str) else list(where or []):
@@ -209,7 +244,7 @@ def report(
             argv += ["--k", str(int(value))]
         if ci:
             argv.append("--ci")
-        return json.loads(_native.report(argv))
+        return json.loads(_native_call(lambda: _native.report(argv), given))
 
 
 class Evaluator:
