@@ -687,6 +687,21 @@ fn report_inputs_given_wrong_are_bad_input_naming_the_file_and_the_fix() {
             ada.display()
         ),
     );
+    // Two rubrics do not merge.
+    let grades = repo().join("tests/fixtures/reviews/grades.json");
+    refused(
+        &fixture,
+        &["--reviews", ada.to_str().unwrap(), grades.to_str().unwrap()],
+        &format!("{}: rubric `", grades.display()),
+    );
+    refused(
+        &fixture,
+        &["--reviews", ada.to_str().unwrap(), grades.to_str().unwrap()],
+        &format!(
+            "of {}; review files merge only over one rubric",
+            ada.display()
+        ),
+    );
     // --site-assets naming a folder without a built site is the flag's fault too.
     refused(
         &fixture,
