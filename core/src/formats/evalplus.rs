@@ -262,43 +262,6 @@ impl Convert {
     }
 }
 
-/// `record` with Python's JSON extensions `NaN`, `Infinity` and `-Infinity` (which Python's `json`
-/// writes, and MBPP+'s inputs hold) written as `{"$float": "nan" | "inf" | "-inf"}`, the form of
-/// `calls` values; strings are left as they are.
-pub fn non_finite_tagged(record: &str) -> std::borrow::Cow<'_, str> {
-    if !record.contains("NaN") && !record.contains("Infinity") {
-        return std::borrow::Cow::Borrowed(record);
-    }
-    let bytes = record.as_bytes();
-    let mut out = String::with_capacity(record.len() + 32);
-    let (mut copied, mut i) = (0, 0);
-    while i < bytes.len() {
-        if bytes[i] == b'"' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != b'"' {
-                i += if bytes[i] == b'\\' { 2 } else { 1 };
-            }
-            i += 1;
-            continue;
-        }
-        let rest = &record[i..];
-        let found = [("-Infinity", "-inf"), ("Infinity", "inf"), ("NaN", "nan")]
-            .into_iter()
-            .find(|(token, _)| rest.starts_with(token));
-        match found {
-            Some((token, name)) => {
-                out.push_str(&record[copied..i]);
-                out.push_str(&format!("{{\"$float\":\"{name}\"}}"));
-                i += token.len();
-                copied = i;
-            }
-            None => i += 1,
-        }
-    }
-    out.push_str(&record[copied.min(record.len())..]);
-    std::borrow::Cow::Owned(out)
-}
-
 /// The items of a list argument.
 fn items(value: &Value) -> Result<&Vec<Value>, String> {
     match value {
@@ -436,17 +399,5 @@ mod tests {
             "base_input": [[1]], "atol": 0, "plus_input": [[2], [3]]});
         let (task, shape) = parse_task_shape(&humaneval.to_string()).unwrap();
         assert_eq!((shape, task.case_count()), (Shape::HumanEvalPlus, 3));
-    }
-
-    #[test]
-    fn pythons_non_finite_numbers_are_read_as_tagged_floats() {
-        assert_eq!(
-            non_finite_tagged(r#"{"a": [-Infinity, Infinity, NaN], "b": "NaN Infinity"}"#),
-            r#"{"a": [{"$float":"-inf"}, {"$float":"inf"}, {"$float":"nan"}], "b": "NaN Infinity"}"#
-        );
-        assert!(matches!(
-            non_finite_tagged("[1, 2]"),
-            std::borrow::Cow::Borrowed(_)
-        ));
     }
 }

@@ -18,6 +18,7 @@
 //! one, is its `description`), so an answer is always the whole program. Its language is the
 //! row's `language` when it names one, else the language of the answer's fence, else Python.
 
+use super::jsonl::python_json;
 use super::tasks::parse_task;
 use crate::task::{CallCase, IoCase, Language, OutputComparison, Task, TaskId, TestSuite};
 use serde_json::{Map, Value};
@@ -52,8 +53,9 @@ pub fn task_from_ground_truth(
     text: &str,
     answer_language: Option<Language>,
 ) -> Result<Task, String> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| format!("not JSON ({e}): {}; {ACCEPTED}", excerpt(text)))?;
+    // As Python's `json` writes it (a record of MBPP+ holds `-Infinity`), as task files are read.
+    let value =
+        python_json(text).map_err(|e| format!("not JSON ({e}): {}; {ACCEPTED}", excerpt(text)))?;
     read(value, answer_language, 0)
 }
 
@@ -63,7 +65,7 @@ fn read(value: Value, answer_language: Option<Language>, depth: u32) -> Result<T
     }
     match value {
         Value::String(text) => {
-            let inner: Value = serde_json::from_str(&text).map_err(|_| {
+            let inner = python_json(&text).map_err(|_| {
                 format!(
                     "a string that is not JSON text: {}; {ACCEPTED}",
                     excerpt(&text)
@@ -617,6 +619,18 @@ mod tests {
         // A name that is not one is refused before it reaches the setup code.
         let bad = json!({"fn_name": "f\")\nimport os", "inputs": [[1]], "outputs": [1]});
         assert!(read_json(bad).unwrap_err().contains("is not a Python name"));
+    }
+
+    #[test]
+    fn a_record_as_pythons_json_writes_it_is_read_as_task_files_are() {
+        // MBPP+'s Mbpp/404 holds `-Infinity` among its inputs: Python's `json.dumps` writes it
+        // bare, and verl's and TRL's ground truths are such text (it was "not JSON").
+        let record = r#"{"task_id": "Mbpp/404", "prompt": "Write a function to find the minimum of two numbers.", "entry_point": "minimum", "canonical_solution": "def minimum(a,b):\n    return min(a, b)\n", "base_input": [[1, 2]], "plus_input": [[-Infinity, Infinity], [36893488147419103233, 0]], "atol": 0, "test": "", "code": "", "assertion": ""}"#;
+        let task = task_from_ground_truth(record, None).unwrap();
+        assert_eq!(task.id.0, "Mbpp/404");
+        // The same record as a JSON string inside JSON (verl's `ground_truth` column).
+        let quoted = serde_json::to_string(record).unwrap();
+        assert_eq!(task_from_ground_truth(&quoted, None).unwrap().id, task.id);
     }
 
     #[test]

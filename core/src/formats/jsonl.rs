@@ -150,6 +150,53 @@ pub fn value_exact(text: &str) -> serde_json::Result<serde_json::Value> {
     serde_json::from_str(&big_integers_tagged(text))
 }
 
+/// `record` with Python's JSON extensions `NaN`, `Infinity` and `-Infinity` (which Python's `json`
+/// writes, and MBPP+'s inputs hold) written as `{"$float": "nan" | "inf" | "-inf"}`, the form of
+/// `calls` values; strings are left as they are.
+pub fn non_finite_tagged(record: &str) -> Cow<'_, str> {
+    if !record.contains("NaN") && !record.contains("Infinity") {
+        return Cow::Borrowed(record);
+    }
+    let bytes = record.as_bytes();
+    let mut out = String::with_capacity(record.len() + 32);
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            continue;
+        }
+        let rest = &record[i..];
+        let found = [("-Infinity", "-inf"), ("Infinity", "inf"), ("NaN", "nan")]
+            .into_iter()
+            .find(|(token, _)| rest.starts_with(token));
+        match found {
+            Some((token, name)) => {
+                out.push_str(&record[copied..i]);
+                out.push_str(&format!("{{\"$float\":\"{name}\"}}"));
+                i += token.len();
+                copied = i;
+            }
+            None => i += 1,
+        }
+    }
+    out.push_str(&record[copied.min(record.len())..]);
+    Cow::Owned(out)
+}
+
+/// A JSON record as Python's `json` writes it, read as wasmeval reads task records and ground
+/// truths: integers of any size exact ([`big_integers_tagged`]) and, when strict JSON fails,
+/// `NaN`, `Infinity` and `-Infinity` as tagged floats ([`non_finite_tagged`]). The error is
+/// strict JSON's.
+pub fn python_json(text: &str) -> serde_json::Result<serde_json::Value> {
+    let text = big_integers_tagged(text);
+    serde_json::from_str(&text)
+        .or_else(|error| serde_json::from_str(&non_finite_tagged(&text)).map_err(|_| error))
+}
+
 /// Serialises values as JSON Lines, one per line, each ending in a newline.
 pub fn to_lines<'a, T: serde::Serialize + 'a>(values: impl IntoIterator<Item = &'a T>) -> String {
     let mut out = String::new();
@@ -180,6 +227,28 @@ pub fn array_records<'a>(file: &str, text: &'a str) -> Result<Vec<(u64, &'a str)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pythons_non_finite_numbers_are_read_as_tagged_floats() {
+        assert_eq!(
+            non_finite_tagged(r#"{"a": [-Infinity, Infinity, NaN], "b": "NaN Infinity"}"#),
+            r#"{"a": [{"$float":"-inf"}, {"$float":"inf"}, {"$float":"nan"}], "b": "NaN Infinity"}"#
+        );
+        assert!(matches!(non_finite_tagged("[1, 2]"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn python_json_reads_big_integers_and_non_finite_floats() {
+        let value = python_json(r#"{"x": [-Infinity, 36893488147419103233, 1.5]}"#).unwrap();
+        assert_eq!(
+            value.to_string(),
+            r#"{"x":[{"$float":"-inf"},{"$int":"36893488147419103233"},1.5]}"#
+        );
+        assert!(python_json("{\"x\": Inf}")
+            .unwrap_err()
+            .to_string()
+            .contains("line 1 column 7"));
+    }
 
     #[test]
     fn integers_beyond_64_bits_are_tagged_outside_strings_only() {

@@ -144,13 +144,8 @@ pub fn parse_task_shape(record: &str) -> Result<(Task, Shape), String> {
     if let Some(hint) = super::jsonl::shape_hint(record, "tasks") {
         return Err(hint);
     }
-    let record = super::jsonl::big_integers_tagged(record);
-    let value: Value = match serde_json::from_str(&record) {
-        Ok(value) => value,
-        // Python's `json` writes NaN and the infinities bare (EvalPlus's inputs hold them).
-        Err(error) => serde_json::from_str(&evalplus::non_finite_tagged(&record))
-            .map_err(|_| error.to_string())?,
-    };
+    // Python's `json` writes NaN and the infinities bare (EvalPlus's inputs hold them).
+    let value = super::jsonl::python_json(record).map_err(|error| error.to_string())?;
     let Value::Object(fields) = &value else {
         return Err("expected a JSON object".into());
     };
