@@ -152,23 +152,39 @@ impl Evaluator {
         // At most the shared sandbox's workers: its instance pool is sized for that many.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = jobs.unwrap_or(cores).clamp(1, cores);
-        py.detach(|| -> anyhow::Result<Self> {
-            let sandbox = shared_sandbox()?;
-            let runtime = wasmeval::cli::RuntimeArgs { runtime: None };
-            let helper = match helper {
-                Some(helper) => helper,
-                None => std::env::current_exe()?,
-            };
-            let (inner, languages) = wasmeval::evaluator::Evaluator::with_every_runtime(
-                sandbox, &runtime, limits, false, &helper,
-            );
-            Ok(Evaluator {
-                inner,
-                languages,
-                jobs,
+        let mut notices = Vec::new();
+        let evaluator = py
+            .detach(|| -> anyhow::Result<Self> {
+                let sandbox = shared_sandbox()?;
+                let runtime = wasmeval::cli::RuntimeArgs { runtime: None };
+                let helper = match helper {
+                    Some(helper) => helper,
+                    None => std::env::current_exe()?,
+                };
+                let (inner, languages) = wasmeval::evaluator::Evaluator::with_every_runtime(
+                    sandbox,
+                    &runtime,
+                    limits,
+                    false,
+                    &helper,
+                    &mut |notice| notices.push(notice),
+                );
+                Ok(Evaluator {
+                    inner,
+                    languages,
+                    jobs,
+                })
             })
-        })
-        .map_err(to_py)
+            .map_err(to_py)?;
+        // A language left out (no Ruby, no compilers) is the `wasmeval` logger's warning, which
+        // Python prints unless the logging configuration says otherwise.
+        let logger = py
+            .import("logging")?
+            .call_method1("getLogger", ("wasmeval",))?;
+        for notice in notices {
+            logger.call_method1("warning", ("%s", notice))?;
+        }
+        Ok(evaluator)
     }
 
     /// The languages this evaluator can run (`python`, `javascript`, `c`, `cpp`, `rust`).

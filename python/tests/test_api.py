@@ -62,6 +62,18 @@ def test_progress_goes_to_the_wasmeval_logger_and_nowhere_by_default(caplog, cap
     assert out == "" and "1 of 1 sample" not in err, (out, err)
 
 
+def test_an_evaluators_missing_languages_are_the_loggers_warnings_not_prints(caplog, capfd):
+    with caplog.at_level(logging.WARNING, logger="wasmeval"):
+        languages = wasmeval.Evaluator().languages
+    warned = [r.getMessage() for r in caplog.records if r.name == "wasmeval" and r.levelno == logging.WARNING]
+    # The package's home has the Python and JavaScript guests only (conftest.py).
+    for language, name in [("ruby", "Ruby"), ("lua", "Lua")]:
+        if language not in languages:
+            assert any(m.startswith(f"no {name}: no {name} runtime") for m in warned), warned
+    out, err = capfd.readouterr()
+    assert out == "" and "wasmeval: no " not in err, (out, err)
+
+
 def test_each_error_is_its_documented_exception_with_a_message_saying_what_to_fix(tmp_path):
     task = json.loads((FIXTURES / "add.json").read_text())
     sample = {"task_id": "py/add", "completion": "    return a + b\n"}

@@ -133,14 +133,16 @@ impl Interpreters {
 impl<'a> Evaluator<'a> {
     /// An evaluator with every runtime this machine has (for a server or a library, which do not
     /// know their samples' languages in advance): a missing one leaves its languages out, says
-    /// why on stderr, and the languages that can run are returned with it. `helper` is the
-    /// `wasmeval` executable that confines compilers (`__confined-exec`).
+    /// why to `notice` (`serve` prints it on stderr, the Python package logs it as a warning),
+    /// and the languages that can run are returned with it. `helper` is the `wasmeval`
+    /// executable that confines compilers (`__confined-exec`).
     pub fn with_every_runtime(
         sandbox: &'a Sandbox,
         runtime: &crate::cli::RuntimeArgs,
         limits: Limits,
         allow_unconfined_compilation: bool,
         helper: &std::path::Path,
+        notice: &mut dyn FnMut(String),
     ) -> (Evaluator<'a>, Vec<Language>) {
         let module_cache = runtime.module_cache_dir();
         let mut languages = Vec::new();
@@ -152,6 +154,7 @@ impl<'a> Evaluator<'a> {
             name: &str,
             runs: &[Language],
             languages: &mut Vec<Language>,
+            notice: &mut dyn FnMut(String),
         ) -> Option<T> {
             match runtime? {
                 Ok(runtime) => {
@@ -159,7 +162,7 @@ impl<'a> Evaluator<'a> {
                     Some(runtime)
                 }
                 Err(error) => {
-                    eprintln!("wasmeval: no {name}: {error:#}");
+                    notice(format!("no {name}: {error:#}"));
                     None
                 }
             }
@@ -169,15 +172,29 @@ impl<'a> Evaluator<'a> {
             "Python",
             &[Language::Python],
             &mut languages,
+            notice,
         );
         let javascript = available(
             interpreters.javascript,
             "JavaScript",
             &[Language::Javascript, Language::Typescript],
             &mut languages,
+            notice,
         );
-        let ruby = available(interpreters.ruby, "Ruby", &[Language::Ruby], &mut languages);
-        let lua = available(interpreters.lua, "Lua", &[Language::Lua], &mut languages);
+        let ruby = available(
+            interpreters.ruby,
+            "Ruby",
+            &[Language::Ruby],
+            &mut languages,
+            notice,
+        );
+        let lua = available(
+            interpreters.lua,
+            "Lua",
+            &[Language::Lua],
+            &mut languages,
+            notice,
+        );
         let toolchains = match Toolchains::detect_with_helper(
             &runtime.compiled_dir(),
             allow_unconfined_compilation,
@@ -196,7 +213,7 @@ impl<'a> Evaluator<'a> {
                 Some(toolchains)
             }
             Err(error) => {
-                eprintln!("wasmeval: no compilers: {error:#}");
+                notice(format!("no compilers: {error:#}"));
                 None
             }
         };

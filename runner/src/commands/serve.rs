@@ -148,6 +148,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         limits,
         args.allow_unconfined_compilation,
         &helper,
+        &mut |line| eprintln!("wasmeval: {line}"),
     );
     let Loaded {
         tasks,
