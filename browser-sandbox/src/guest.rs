@@ -210,7 +210,7 @@ fn now_ms() -> f64 {
 }
 
 /// Largest frame crossing `host::call` (the runner's `door::MAX_FRAME`).
-const MAX_FRAME: usize = 8 << 20;
+const MAX_FRAME: usize = 32 << 20;
 const NO_HOST: i32 = -1;
 const FAULT: i32 = -2;
 const PAGE: u64 = 65_536;

@@ -135,6 +135,11 @@ def _wasmeval_main(mode):
     int_format, float_integral = int.__format__, float.is_integer
     str_starts, str_join, list_sort, list_append = str.startswith, str.join, list.sort, list.append
     dict_items, set_add, length = dict.items, set.add, len
+    map_of, set_of, all_of, total, minimum, maximum = map, set, all, sum, min, max
+    json_containers = (list, dict)  # the types json.loads makes that can hold a tag
+    number_types, str_types, repr_of = {int, float}, {str}, repr
+    import math
+    is_finite = math.isfinite
     # The C function itself: json.dumps would go through json._default_encoder, which a candidate
     # can replace (its failure would then crash the harness and blame wasmeval).
     json_string = json.encoder.c_encode_basestring_ascii or json.encoder.encode_basestring_ascii
@@ -377,10 +382,13 @@ def _wasmeval_main(mode):
     # Integers outside 64 bits travel as {"$int": "<digits>"}, which the host compares exactly;
     # 10,000 bits stay under Python's 4,300-digit limit on converting an int to text.
     max_int_bits = 10_000
-    # The bridge's frames go through the door, not the output (at most 8 MiB, the runner's
+    # The bridge's frames go through the door, not the output (at most 32 MiB, the runner's
     # door::MAX_FRAME and the browser's): a value as large as that crosses, its integers in hex
     # ({"$int": "0x.."}, which no digit limit bounds), so a test's `==` sees what Python would.
-    bridge_chars = 7_000_000
+    # HumanEval+'s HumanEval/130 returns 1,000,005 integers, 12.4 million characters of JSON.
+    # Items stay at 7 million: each becomes an object in the judge, whose memory is bounded too.
+    bridge_chars = 30_000_000
+    bridge_items = 7_000_000
     int_low, int_high = -(1 << 63), 1 << 64
     host_tags = {"$tuple", "$set", "$dict", "$float", "$int"}
     bridge_tags = host_tags | {"$frozenset", "$counter", "$ordered", "$default", "$deque", "$complex",
@@ -431,13 +439,56 @@ def _wasmeval_main(mode):
         No candidate code runs for plain data: exact builtin types call no Python methods."""
         bridge = refer is not None
         chars_limit = bridge_chars if bridge else max_chars
-        budget = [bridge_chars if bridge else max_items, chars_limit]
+        budget = [bridge_items if bridge else max_items, chars_limit]
         tags = bridge_tags if bridge else host_tags
 
         def spend(chars):
             budget[1] -= chars
             if budget[1] < 0:
                 raise Unreportable(what + " too large to report (over %d characters of JSON)" % chars_limit)
+
+        def flat_text(items):
+            """The JSON items of a list or tuple of only numbers (exact ints and floats, finite,
+            within 64 bits: HumanEval/130's `[1, 3, 2.0, ..]`) or only str, written by C functions
+            (HumanEval+'s values are lists of a million numbers: walked item by item, each took
+            about 20,000 fuel); None for any other, which the walk writes."""
+            if length(items) < 64:
+                return None
+            kinds = set_of(map_of(type_of, items))
+            if kinds <= number_types:
+                # repr of an exact int or float is int.__repr__ or float.__repr__, as the walk's.
+                try:
+                    if float_type in kinds and not all_of(map_of(is_finite, items)):
+                        return None
+                except base_exception:  # an int past the float range
+                    return None
+                if minimum(items) < int_low or maximum(items) >= int_high:
+                    return None
+                return str_join(",", map_of(repr_of, items))
+            if kinds == str_types:
+                if total(map_of(length, items)) > budget[1]:
+                    return None
+                text = str_join(",", map_of(json_string, items))
+                try:
+                    str_encode(str_join("", items), "utf-8")
+                except base_exception:
+                    return None
+                return text
+            return None
+
+        def flat(items, depth):
+            """`flat_text(items)` for items at `depth`, with its items and characters counted, or
+            None (also past the depth limit, which the walk reports)."""
+            if depth > depth_limit:
+                return None
+            text = flat_text(items)
+            if text is not None:
+                budget[0] -= length(items)
+                if budget[0] < 0:
+                    raise Unreportable(what + " too large to report (over %d items)" % (
+                        bridge_items if bridge else max_items))
+                spend(length(text))
+            return text
 
         def pairs(items, depth):
             fields = []
@@ -449,7 +500,7 @@ def _wasmeval_main(mode):
             budget[0] -= 1
             if budget[0] < 0:
                 raise Unreportable(what + " too large to report (over %d items)" % (
-                    bridge_chars if bridge else max_items))
+                    bridge_items if bridge else max_items))
             if depth > depth_limit:
                 raise Unreportable(what + " nested too deeply to report (over %d levels)" % depth_limit)
             kind = type_of(x)
@@ -477,10 +528,16 @@ def _wasmeval_main(mode):
                 text = json_string(x)
             elif kind is list_type:
                 spend(2 + length(x))
-                return "[" + str_join(",", [walk(item, depth + 1) for item in x]) + "]"
+                items = flat(x, depth + 1)
+                if items is None:
+                    items = str_join(",", [walk(item, depth + 1) for item in x])
+                return "[" + items + "]"
             elif kind is tuple_type:
                 spend(14 + length(x))
-                return '{"$tuple":[' + str_join(",", [walk(item, depth + 2) for item in x]) + "]}"
+                items = flat(x, depth + 2)
+                if items is None:
+                    items = str_join(",", [walk(item, depth + 2) for item in x])
+                return '{"$tuple":[' + items + "]}"
             elif kind is set_type or kind is frozenset_type:
                 spend(12 + length(x))
                 items = [walk(item, depth + 2) for item in x]
@@ -619,6 +676,9 @@ def _wasmeval_main(mode):
         what {"$obj"} and {"$cls"} refer to."""
         kind = type_of(value)
         if kind is list_type:
+            # A long list of JSON scalars holds no tag to decode: copied at C speed.
+            if length(value) >= 64 and set_of(map_of(type_of, value)).isdisjoint(json_containers):
+                return [*value]
             return [decode(item, False, resolve) for item in value]
         if kind is not dict_type:
             return value

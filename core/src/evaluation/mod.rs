@@ -553,8 +553,14 @@ pub fn time_limit_budget(language: Language, time_limit: Option<f64>) -> Option<
     let seconds = time_limit.filter(|s| s.is_finite() && *s > 0.0)?;
     let ceiling = TIME_LIMIT_FUEL_CEILING.max(fuel_for_seconds(seconds));
     let fuel = ((seconds * fuel_per_native_second(language)) as u64).min(ceiling);
-    let wall = (fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0).max(seconds * 3.0);
-    Some((fuel, Duration::from_secs_f64(wall)))
+    Some((fuel, wall_backstop(fuel, seconds)))
+}
+
+/// The wall-clock backstop of a budget of `fuel` given for `seconds` of a reference's limit:
+/// three times what that fuel takes in the sandbox, at least three times the limit, so that the
+/// deterministic budget, not the clock (and so not the machine's load), ends a long program.
+pub fn wall_backstop(fuel: u64, seconds: f64) -> Duration {
+    Duration::from_secs_f64((fuel as f64 * SANDBOX_SECONDS_PER_FUEL * 3.0).max(seconds * 3.0))
 }
 
 /// How a static site serves an interpreter guest to the browser's sandbox

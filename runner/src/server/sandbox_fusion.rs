@@ -959,6 +959,14 @@ pub(super) async fn submit(
         output: state.evaluator.limits.output,
         ..run_limits(task.language, run_timeout * cases, 0, maxima.disk)
     };
+    // A dataset's sample is judged as `run` judges it: the fuel decides, not the clock. The
+    // backstop of `run_limits` (twice run_timeout, for /run_code's clients, who wait little)
+    // ended HumanEval+'s HumanEval/15 and /139 (5 s natively) on a loaded machine while `run`
+    // passed them on the same fuel.
+    limits.timeout = limits.timeout.max(wasmeval_core::evaluation::wall_backstop(
+        limits.fuel,
+        run_timeout * cases,
+    ));
     // A stdin/stdout case runs on its own, as a SandboxFusion test does: it may sleep
     // run_timeout; cases run together share their sum.
     if stdio_only(&task) {
