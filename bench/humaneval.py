@@ -380,12 +380,24 @@ def run_ours(work: Path, data: dict, jobs: int, extra=()) -> dict:
 
     n = len(data["samples"])
     log(f"ours: wasmeval on {n} samples, --jobs {jobs}")
-    wall, _ = wasmeval_run(data["problems_path"], data["samples_path"], work / "ours", jobs, extra)
+    wall, log_path = wasmeval_run(data["problems_path"], data["samples_path"], work / "ours", jobs, extra)
     rows = sorted(read_jsonl(work / "ours" / "results.jsonl"), key=lambda r: r["index"])
     summary = json.loads((work / "ours" / "summary.json").read_text())
     run_info = json.loads((work / "ours" / "run.json").read_text())
     log(f"ours: done in {wall:.1f} s")
-    return {"rows": rows, "summary": summary, "run": run_info, "wall_s": wall}
+    return {"rows": rows, "summary": summary, "run": run_info, "wall_s": wall,
+            "budget": budget_said(log_path)}
+
+
+def budget_said(log_path: Path) -> tuple[str, int | None]:
+    """The budget `wasmeval run` says applied (its line `budget per sample: ...`: a task's time
+    limit sets it unless --fuel is given) and its fuel, read off that line."""
+    for line in log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("wasmeval: budget per sample: "):
+            said = line.removeprefix("wasmeval: budget per sample: ")
+            match = re.search(r"([0-9.]+e[0-9]+) fuel", said)
+            return said, int(float(match.group(1))) if match else None
+    return "not said (an older wasmeval)", None
 
 
 # ----------------------------------------------------------------- rechecks
@@ -688,7 +700,8 @@ def main() -> None:
         if not (s["task_id"] == r["task_id"] == o["task_id"]) or o["index"] != i:
             die(f"results out of step at sample {i}: {s['task_id']} / {r['task_id']} / {o['task_id']} (index {o['index']})")
 
-    fuel_budget = ours["run"]["limits"]["fuel"]
+    budget_text, said_fuel = ours.get("budget") or ("", None)
+    fuel_budget = said_fuel or ours["run"]["limits"]["fuel"]
     memory = ours["run"]["limits"]["memory"]
 
     # ---- fidelity
@@ -770,7 +783,7 @@ def main() -> None:
     if busy:
         p(f"WARNING: other processes used more than 5% of the machine during the {' and '.join(busy)} "
           "run: the wall times and the ratio below are only indicative")
-    p(f"limits: ours fuel {fuel_str(fuel_budget)}, memory {memory >> 20} MiB, wall "
+    p(f"limits: ours fuel {fuel_str(fuel_budget)} ({budget_text}), memory {memory >> 20} MiB, wall "
       f"{ours['run']['limits']['timeout']['secs']} s; reference timeout {REFERENCE_TIMEOUT_S:g} s"
       f"{' (reference results reused from ' + ref['meta']['finished_at'] + ')' if ref['reused'] else ''}")
     p("")

@@ -78,11 +78,20 @@ fn a_suite_a_compiled_language_cannot_run_fails_visibly_instead_of_passing() {
 /// Runs MultiPL-E's `tests/fixtures/multipl-e/int_width_<language>.jsonl` with its hand-written
 /// samples; the results in sample order.
 fn int_width_results(language: &str) -> Vec<serde_json::Value> {
+    multipl_e_results(
+        &format!("int_width_{language}.jsonl"),
+        &format!("int_width_{language}_solutions.jsonl"),
+    )
+}
+
+/// Runs the task file `tasks` of `tests/fixtures/multipl-e` with its samples file `samples`; the
+/// results in sample order.
+fn multipl_e_results(tasks: &str, samples: &str) -> Vec<serde_json::Value> {
     let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
     let out = tempfile::tempdir().unwrap();
     run(
-        &fixtures.join(format!("int_width_{language}.jsonl")),
-        &fixtures.join(format!("int_width_{language}_solutions.jsonl")),
+        &fixtures.join(tasks),
+        &fixtures.join(samples),
         out.path(),
         &["--jobs", "2"],
     );
@@ -137,15 +146,7 @@ fn long_and_isize_are_64_bits_wide_as_on_the_hosts_the_tests_were_written_on() {
 fn cpp_sizes_are_as_wide_as_lp64s_size_t_and_what_needs_a_32_bit_size_t_still_builds() {
     // Issue 33: MultiPL-E's HumanEval_70 and 105 (`long r = lst.size() - 1` on an empty vector:
     // -1 with g++ on LP64, 4294967295 with wasm32's `size_t`, then an out-of-bounds trap).
-    let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
-    let out = tempfile::tempdir().unwrap();
-    run(
-        &fixtures.join("size_width_cpp.jsonl"),
-        &fixtures.join("size_width_cpp_solutions.jsonl"),
-        out.path(),
-        &["--jobs", "2"],
-    );
-    let results = results(out.path());
+    let results = multipl_e_results("size_width_cpp.jsonl", "size_width_cpp_solutions.jsonl");
     let summary: Vec<(&str, &str)> = results
         .iter()
         .map(|r| (r["model"].as_str().unwrap(), r["verdict"].as_str().unwrap()))
@@ -169,15 +170,7 @@ fn cpp_sizes_are_as_wide_as_lp64s_size_t_and_what_needs_a_32_bit_size_t_still_bu
 fn rust_that_mixes_isize_and_i64_is_a_compile_error_as_with_rustc_on_a_64_bit_host() {
     // Issue 33: `isize` widened to `i64` made the two one type, so a program rustc rejects
     // (E0308, as MultiPL-E's own harness does) passed; it is type-checked as written first.
-    let fixtures = crate::support::repo().join("tests/fixtures/multipl-e");
-    let out = tempfile::tempdir().unwrap();
-    run(
-        &fixtures.join("int_width_rs.jsonl"),
-        &fixtures.join("isize_i64_rs_solutions.jsonl"),
-        out.path(),
-        &["--jobs", "2"],
-    );
-    let results = results(out.path());
+    let results = multipl_e_results("int_width_rs.jsonl", "isize_i64_rs_solutions.jsonl");
     let mixed = &results[0];
     assert_eq!(mixed["model"], "mixes-i64");
     assert_eq!(mixed["verdict"], "compile_error", "{mixed:#}");
