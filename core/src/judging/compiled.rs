@@ -819,21 +819,24 @@ pub fn judge_assertion_program(execution: &Execution, token: &Token) -> Outcome 
     let assertion = stderr
         .lines()
         .find(|line| line.to_ascii_lowercase().contains("assert"));
-    // Rust prints `thread 'main' panicked at src:line:col:` and the panic's message on the next line.
-    let panic = stderr
+    match (assertion, panic_message(&stderr)) {
+        (Some(line), _) => Outcome::new(Verdict::WrongAnswer, excerpt(line.trim())),
+        (None, Some(panic)) => Outcome::new(Verdict::RuntimeError, panic),
+        (None, None) => outcome,
+    }
+}
+
+/// `panicked: <message>` when `stderr` ends in a Rust or Go panic, which a bare trap's message
+/// (`wasm unreachable instruction executed`) does not name. Rust prints `thread 'main' panicked
+/// at src:line:col:` and the message on the next line; Go `panic: <message>` (and `[recovered]`,
+/// goroutine traces after it).
+pub fn panic_message(stderr: &str) -> Option<String> {
+    let rust = stderr
         .lines()
         .skip_while(|line| !line.contains("panicked at"))
         .nth(1);
-    // Go prints `panic: <message>` (and `[recovered]`, goroutine traces after it).
-    let panic = panic.or_else(|| stderr.lines().find_map(|line| line.strip_prefix("panic: ")));
-    match (assertion, panic) {
-        (Some(line), _) => Outcome::new(Verdict::WrongAnswer, excerpt(line.trim())),
-        (None, Some(panic)) => Outcome::new(
-            Verdict::RuntimeError,
-            excerpt(&format!("panicked: {}", panic.trim())),
-        ),
-        (None, None) => outcome,
-    }
+    let panic = rust.or_else(|| stderr.lines().find_map(|line| line.strip_prefix("panic: ")))?;
+    Some(excerpt(&format!("panicked: {}", panic.trim())))
 }
 
 #[cfg(test)]
