@@ -284,3 +284,23 @@ fn regression_issue_35_a_null_pointer_access_is_a_runtime_error_as_its_segfault_
     }
     assert_eq!(results.len(), 4);
 }
+
+#[test]
+fn a_go_panic_is_recovered_as_natively_and_a_rust_panic_is_named_by_its_message() {
+    // Issue 35: Go's `recover` works; Rust's std for wasm32-wasip1 has no unwinding, so
+    // `catch_unwind` cannot catch (a documented difference), and the panic's own message says so
+    // rather than the trap it ends in.
+    let results = fixture_results("panics", &[]);
+    let rust = &results[0];
+    assert_eq!(rust["task_id"], "unwind/rust");
+    assert_eq!(rust["verdict"], "runtime_error", "{rust:#}");
+    assert!(
+        rust["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("panicked: index out of bounds: the len is 0 but the index is 3"),
+        "{rust:#}"
+    );
+    assert_eq!(results[1]["task_id"], "unwind/go");
+    assert_eq!(results[1]["verdict"], "passed", "{:#}", results[1]);
+}
